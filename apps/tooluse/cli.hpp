@@ -1,0 +1,55 @@
+#pragma once
+// The CLI's plumbing: each cmd_*.cpp registers its subcommands with a command_registrar, so
+// adding a command touches no other file. Exit codes: 0 success, 1 the tool or run failed,
+// 2 bad usage or input.
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <string>
+
+namespace tooluse::cli {
+
+/// app_state is what subcommands share: the action chosen by parsing.
+struct app_state {
+  std::function<int()> action;  ///< set by the chosen subcommand's callback
+};
+
+using command_setup = void (*)(CLI::App& app, app_state& state);
+
+/// command_registrar registers a top-level command's setup function at static-init time.
+/// `order` sorts commands in --help.
+struct command_registrar {
+  command_registrar(int order, command_setup setup);
+};
+
+/// usage_error prints "tooluse: <message>" to stderr and returns 2.
+int usage_error(const std::string& message);
+
+/// read_text_file reads a file or, for "-", stdin; on failure prints a usage error.
+bool read_text_file(const std::string& path, std::string& out);
+
+}  // namespace tooluse::cli
+
+#include <memory>
+
+#include "tooluse/builtin/builtins.hpp"
+#include "tooluse/tools/registry.hpp"
+
+namespace tooluse::cli {
+
+/// registry_flags are the options every tool-using command takes.
+struct registry_flags {
+  std::string root = ".";
+  bool network = false;
+  bool shell = false;
+  std::string tools;  ///< comma-separated names to keep; empty keeps all
+};
+
+/// add_registry_flags adds --root, --network, --shell and --tools to `cmd`.
+void add_registry_flags(CLI::App& cmd, registry_flags& flags);
+
+/// make_registry builds the registry of built-in tools the flags allow.
+/// Errors: a name in --tools that is not a tool (message lists the available ones).
+result<std::unique_ptr<tool_registry>> make_registry(const registry_flags& flags);
+
+}  // namespace tooluse::cli

@@ -1,0 +1,83 @@
+// tooluse tools list | call: inspect and call the registered tools.
+#include <iostream>
+
+#include "cli.hpp"
+#include "tooluse/json.hpp"
+
+namespace tooluse::cli {
+namespace {
+
+struct tools_options {
+  registry_flags flags;
+  bool json_output = false;
+  std::string name;
+  std::string arguments = "{}";
+};
+
+int list_tools(const tools_options& o) {
+  auto reg = make_registry(o.flags);
+  if (!reg) return usage_error(reg.error().message);
+  auto entries = (*reg)->list();
+  if (o.json_output) {
+    json out = json::array();
+    for (const auto& e : entries) out.push_back(tool_to_json(e->definition));
+    std::cout << dump_json(out, 2) << "\n";
+    return 0;
+  }
+  for (const auto& e : entries) {
+    const auto& t = e->definition;
+    std::string first_line = t.description.substr(0, t.description.find('\n'));
+    std::cout << t.name << (t.dangerous ? " [dangerous]" : "") << "\n  " << first_line << "\n";
+  }
+  return 0;
+}
+
+int call_tool(const tools_options& o) {
+  auto reg = make_registry(o.flags);
+  if (!reg) return usage_error(reg.error().message);
+  auto entry = (*reg)->find(o.name);
+  if (!entry) {
+    std::string available;
+    for (const auto& n : (*reg)->names()) available += (available.empty() ? "" : ", ") + n;
+    return usage_error("no tool named \"" + o.name + "\"; available: " + available);
+  }
+  auto args = parse_json(o.arguments);
+  if (!args) return usage_error("arguments for \"" + o.name + "\": " + args.error().message);
+  auto errors = entry->input_validator->validate(*args);
+  if (!errors.empty())
+    return usage_error("arguments for \"" + o.name + "\" do not match its schema:\n" +
+                       schema::format_errors(errors));
+  call_context ctx;
+  tool_result r = invoke_handler(*entry, *args, ctx);
+  if (o.json_output) {
+    std::cout << dump_json(result_to_json(r), 2) << "\n";
+  } else {
+    (r.is_error ? std::cerr : std::cout) << r.all_text() << "\n";
+  }
+  return r.is_error ? 1 : 0;
+}
+
+void setup(CLI::App& app, app_state& state) {
+  auto opts = std::make_shared<tools_options>();
+  auto* tools = app.add_subcommand("tools", "List and call the built-in tools");
+  tools->require_subcommand(1);
+
+  auto* list = tools->add_subcommand("list", "List the tools with their descriptions and schemas");
+  add_registry_flags(*list, opts->flags);
+  list->add_flag("--json", opts->json_output, "Print the definitions as JSON");
+  list->callback([opts, &state] { state.action = [opts] { return list_tools(*opts); }; });
+
+  auto* call = tools->add_subcommand("call", "Call one tool with JSON arguments");
+  add_registry_flags(*call, opts->flags);
+  call->add_option("name", opts->name, "Tool name")->required();
+  call->add_option("arguments", opts->arguments, "Arguments as a JSON object")
+      ->capture_default_str();
+  call->add_flag("--json", opts->json_output, "Print the result as MCP CallToolResult JSON");
+  call->footer("Exit status: 0 success, 1 the tool returned an error, 2 bad usage or arguments.");
+  call->callback([opts, &state] { state.action = [opts] { return call_tool(*opts); }; });
+}
+
+const command_registrar reg(10, &setup);
+
+}  // namespace
+}  // namespace tooluse::cli

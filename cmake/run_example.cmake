@@ -1,0 +1,11 @@
+# Runs PROGRAM and, if EXPECTED exists, fails unless its stdout equals that file.
+execute_process(COMMAND ${PROGRAM} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "${PROGRAM} exited with ${rc}\n${out}\n${err}")
+endif()
+if(EXISTS ${EXPECTED})
+  file(READ ${EXPECTED} want)
+  if(NOT out STREQUAL want)
+    message(FATAL_ERROR "${PROGRAM}: output differs from ${EXPECTED}\n--- got\n${out}\n--- want\n${want}")
+  endif()
+endif()

@@ -1,0 +1,37 @@
+#pragma once
+/// \file call_context.hpp
+/// tooluse::call_context, what a running tool handler can see of its call: the stop token,
+/// a progress reporter, and who is calling.
+
+#include <functional>
+#include <optional>
+#include <stop_token>
+#include <string>
+
+namespace tooluse {
+
+/// progress_update is one progress report from a running tool.
+struct progress_update {
+  double progress = 0;
+  std::optional<double> total;
+  std::string message;
+};
+
+/// call_context is passed to every handler. `stop` is requested on timeout or cancellation;
+/// long-running handlers should check it. Handlers must not keep the context after returning.
+struct call_context {
+  std::stop_token stop;
+  std::function<void(const progress_update&)> on_progress;  ///< may be empty
+  std::string call_id;
+  std::string session;  ///< rate-limit key: session or agent id; empty means "default"
+
+  /// report_progress forwards to on_progress when set.
+  void report_progress(double progress, std::optional<double> total = std::nullopt,
+                       std::string message = {}) const {
+    if (on_progress) on_progress(progress_update{progress, total, std::move(message)});
+  }
+  /// stop_requested tells whether the call was cancelled or timed out.
+  bool stop_requested() const noexcept { return stop.stop_requested(); }
+};
+
+}  // namespace tooluse

@@ -1,0 +1,87 @@
+#include "tooluse/json.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace tooluse {
+
+namespace {
+
+// nlohmann's parser reports the offset only through its exception message; a sax-less
+// non-throwing parse loses it, so we parse with exceptions contained here.
+std::string describe_parse_error(const nlohmann::json::parse_error& e) {
+  std::string msg = e.what();
+  // Strip "[json.exception.parse_error.101] " for a message written for people.
+  if (auto pos = msg.find("] "); pos != std::string::npos) msg = msg.substr(pos + 2);
+  return msg;
+}
+
+void write_canonical(const json& v, std::string& out) {
+  if (v.is_object()) {
+    std::vector<const json::object_t::value_type*> items;
+    items.reserve(v.size());
+    for (const auto& kv : v.get_ref<const json::object_t&>()) items.push_back(&kv);
+    std::sort(items.begin(), items.end(), [](auto* a, auto* b) { return a->first < b->first; });
+    out += '{';
+    bool first = true;
+    for (auto* kv : items) {
+      if (!first) out += ',';
+      first = false;
+      out += json(kv->first).dump();
+      out += ':';
+      write_canonical(kv->second, out);
+    }
+    out += '}';
+  } else if (v.is_array()) {
+    out += '[';
+    bool first = true;
+    for (const auto& e : v) {
+      if (!first) out += ',';
+      first = false;
+      write_canonical(e, out);
+    }
+    out += ']';
+  } else {
+    out += v.dump(-1, ' ', false, json::error_handler_t::replace);
+  }
+}
+
+}  // namespace
+
+result<json> parse_json(std::string_view text) {
+  try {
+    return json::parse(text.begin(), text.end());
+  } catch (const nlohmann::json::parse_error& e) {
+    return fail(errc::parse_error, "invalid JSON: " + describe_parse_error(e));
+  } catch (const std::exception& e) {
+    return fail(errc::parse_error, std::string("invalid JSON: ") + e.what());
+  }
+}
+
+std::string dump_json(const json& value, int indent) {
+  return value.dump(indent, ' ', false, json::error_handler_t::replace);
+}
+
+std::string_view type_name(const json& value) noexcept {
+  switch (value.type()) {
+    case json::value_t::null: return "null";
+    case json::value_t::boolean: return "boolean";
+    case json::value_t::number_integer:
+    case json::value_t::number_unsigned: return "integer";
+    case json::value_t::number_float: return "number";
+    case json::value_t::string: return "string";
+    case json::value_t::array: return "array";
+    case json::value_t::object: return "object";
+    case json::value_t::binary: return "binary";
+    case json::value_t::discarded: return "discarded";
+  }
+  return "unknown";
+}
+
+std::string canonical_json(const json& value) {
+  std::string out;
+  write_canonical(value, out);
+  return out;
+}
+
+}  // namespace tooluse

@@ -1,0 +1,126 @@
+#include "tooluse/tools/tool_result.hpp"
+
+namespace tooluse {
+
+tool_result tool_result::text(std::string s) {
+  tool_result r;
+  r.content.emplace_back(text_content{std::move(s)});
+  return r;
+}
+
+tool_result tool_result::error(std::string message) {
+  tool_result r = text(std::move(message));
+  r.is_error = true;
+  return r;
+}
+
+tool_result tool_result::structured(json value) {
+  tool_result r = text(dump_json(value));
+  r.structured_content = std::move(value);
+  return r;
+}
+
+std::string tool_result::all_text() const {
+  std::string out;
+  for (const auto& block : content) {
+    if (const auto* t = std::get_if<text_content>(&block)) {
+      if (!out.empty()) out += '\n';
+      out += t->text;
+    }
+  }
+  return out;
+}
+
+namespace {
+struct to_json_visitor {
+  json operator()(const text_content& c) const { return {{"type", "text"}, {"text", c.text}}; }
+  json operator()(const image_content& c) const {
+    return {{"type", "image"}, {"data", c.data}, {"mimeType", c.mime_type}};
+  }
+  json operator()(const audio_content& c) const {
+    return {{"type", "audio"}, {"data", c.data}, {"mimeType", c.mime_type}};
+  }
+  json operator()(const resource_link& c) const {
+    json j = {{"type", "resource_link"}, {"uri", c.uri}, {"name", c.name}};
+    if (!c.title.empty()) j["title"] = c.title;
+    if (!c.description.empty()) j["description"] = c.description;
+    if (!c.mime_type.empty()) j["mimeType"] = c.mime_type;
+    if (c.size) j["size"] = *c.size;
+    return j;
+  }
+  json operator()(const embedded_resource& c) const {
+    json r = {{"uri", c.uri}};
+    if (!c.mime_type.empty()) r["mimeType"] = c.mime_type;
+    if (c.text) r["text"] = *c.text;
+    if (c.blob) r["blob"] = *c.blob;
+    return {{"type", "resource"}, {"resource", r}};
+  }
+};
+
+std::string str_field(const json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+}  // namespace
+
+json content_to_json(const content_block& block) { return std::visit(to_json_visitor{}, block); }
+
+result<content_block> content_from_json(const json& j) {
+  if (!j.is_object()) return fail(errc::protocol_error, "content block must be an object");
+  std::string type = str_field(j, "type");
+  if (type == "text") {
+    if (!j.contains("text") || !j["text"].is_string())
+      return fail(errc::protocol_error, "text content block needs a string \"text\"");
+    return text_content{j["text"].get<std::string>()};
+  }
+  if (type == "image") return image_content{str_field(j, "data"), str_field(j, "mimeType")};
+  if (type == "audio") return audio_content{str_field(j, "data"), str_field(j, "mimeType")};
+  if (type == "resource_link") {
+    resource_link l{str_field(j, "uri"), str_field(j, "name"), str_field(j, "title"),
+                    str_field(j, "description"), str_field(j, "mimeType"), std::nullopt};
+    if (auto it = j.find("size"); it != j.end() && it->is_number_integer())
+      l.size = it->get<std::int64_t>();
+    return l;
+  }
+  if (type == "resource") {
+    auto it = j.find("resource");
+    if (it == j.end() || !it->is_object())
+      return fail(errc::protocol_error, "resource content block needs a \"resource\" object");
+    embedded_resource r{str_field(*it, "uri"), str_field(*it, "mimeType"), std::nullopt,
+                        std::nullopt};
+    if (it->contains("text")) r.text = str_field(*it, "text");
+    if (it->contains("blob")) r.blob = str_field(*it, "blob");
+    return r;
+  }
+  return fail(errc::protocol_error, "unknown content block type \"" + type + "\"");
+}
+
+json result_to_json(const tool_result& r) {
+  json j = json::object();
+  json content = json::array();
+  for (const auto& b : r.content) content.push_back(content_to_json(b));
+  j["content"] = std::move(content);
+  if (r.structured_content) j["structuredContent"] = *r.structured_content;
+  if (r.is_error) j["isError"] = true;
+  if (!r.meta.empty()) j["_meta"] = r.meta;
+  return j;
+}
+
+result<tool_result> result_from_json(const json& j) {
+  if (!j.is_object()) return fail(errc::protocol_error, "tool result must be an object");
+  tool_result r;
+  if (auto it = j.find("content"); it != j.end()) {
+    if (!it->is_array()) return fail(errc::protocol_error, "tool result \"content\" must be an array");
+    for (const auto& b : *it) {
+      auto block = content_from_json(b);
+      if (!block) return fail(block.error());
+      r.content.push_back(std::move(*block));
+    }
+  }
+  if (auto it = j.find("structuredContent"); it != j.end()) r.structured_content = *it;
+  if (auto it = j.find("isError"); it != j.end() && it->is_boolean()) r.is_error = it->get<bool>();
+  if (auto it = j.find("_meta"); it != j.end() && it->is_object()) r.meta = *it;
+  return r;
+}
+
+}  // namespace tooluse
