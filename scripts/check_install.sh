@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs tooluse into a temporary prefix and builds examples/consumer against it with
+# find_package(tooluse), then runs the result.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+prefix="$(mktemp -d)"
+trap 'rm -rf "$prefix"' EXIT
+cmake --install "$root/build/debug" --prefix "$prefix" >/dev/null
+cmake -S "$root/examples/consumer" -B "$prefix/consumer-build" -G Ninja \
+      -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+cmake --build "$prefix/consumer-build" >/dev/null
+out="$("$prefix/consumer-build/consumer")"
+echo "$out"
+[ "$out" = "consumer: calculator registered, greet says Hi CMake" ] || { echo "unexpected output" >&2; exit 1; }
+"$prefix/bin/tooluse" --version
