@@ -7,7 +7,11 @@ preset="${1:-debug}"
 "$root/scripts/setup.sh"
 cd "$root"
 launcher=()
-command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+if command -v ccache >/dev/null; then
+  # Paths relative to the checkout, so another clone of the same sources hits the cache.
+  export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
 cmake --preset "$preset" "${launcher[@]}" >/dev/null
 cmake --build --preset "$preset" -j "$(nproc)"
 ctest --preset "$preset"
