@@ -3,8 +3,8 @@
 namespace tooluse::builtin {
 
 void register_builtins(tool_registry& registry, const builtin_options& options) {
-  (void)registry;
-  (void)options;
+  register_file_tools(registry, {.root = options.root});
+  register_project_structure(registry, {.root = options.root});
 }
 
 }  // namespace tooluse::builtin
