@@ -1,0 +1,97 @@
+#pragma once
+/// \file describe.hpp
+/// TOOLUSE_DESCRIBE and TOOLUSE_DESCRIBE_ENUM: describe a struct's fields (or an enum's values)
+/// once, and get its JSON Schema (tooluse::schema_for), its JSON conversions (tooluse::decode,
+/// tooluse::encode, and nlohmann's to_json/from_json) and typed tools (tooluse::add_tool).
+///
+/// Example:
+///   struct weather_args {
+///     std::string city;
+///     std::optional<std::string> unit;
+///     int days = 1;
+///   };
+///   TOOLUSE_DESCRIBE(weather_args,
+///     (city, "City name, e.g. \"Paris\"", tooluse::min_length(1)),
+///     (unit, "Temperature unit", tooluse::one_of({"celsius", "fahrenheit"})),
+///     (days, "Forecast days", tooluse::minimum(1), tooluse::maximum(16)))
+///
+///   enum class unit { celsius, fahrenheit };
+///   TOOLUSE_DESCRIBE_ENUM(unit, (celsius, "celsius"), (fahrenheit, "fahrenheit"))
+///
+/// Rules: use the macro at namespace scope, in the namespace of the type (the generated
+/// functions are found by argument-dependent lookup). Each entry is
+/// `(member, "description", constraints...)`; the description may be omitted: `(member)`.
+/// A field is required unless it is a std::optional, has tooluse::default_value(...), or has
+/// a member initializer different from its type's zero value (`int days = 1;`);
+/// tooluse::required() forces it. The generated from_json throws std::invalid_argument with the
+/// path of the mismatch; prefer tooluse::decode, which returns a result.
+
+#include <stdexcept>
+
+#include "tooluse/schema/codec.hpp"
+#include "tooluse/schema/constraints.hpp"
+#include "tooluse/schema/infer.hpp"
+
+namespace tooluse::detail {
+template <class T>
+void from_json_or_throw(const json& j, T& out) {
+  auto r = tooluse::decode<T>(j, "$");
+  if (!r) throw std::invalid_argument(r.error().message);
+  out = std::move(*r);
+}
+}  // namespace tooluse::detail
+
+// ---- preprocessor machinery: FOR_EACH over parenthesized entries (C++20 __VA_OPT__) --------
+#define TOOLUSE_DETAIL_PARENS ()
+#define TOOLUSE_DETAIL_EXPAND(...) \
+  TOOLUSE_DETAIL_EXPAND4(TOOLUSE_DETAIL_EXPAND4(TOOLUSE_DETAIL_EXPAND4(TOOLUSE_DETAIL_EXPAND4(__VA_ARGS__))))
+#define TOOLUSE_DETAIL_EXPAND4(...) \
+  TOOLUSE_DETAIL_EXPAND3(TOOLUSE_DETAIL_EXPAND3(TOOLUSE_DETAIL_EXPAND3(TOOLUSE_DETAIL_EXPAND3(__VA_ARGS__))))
+#define TOOLUSE_DETAIL_EXPAND3(...) \
+  TOOLUSE_DETAIL_EXPAND2(TOOLUSE_DETAIL_EXPAND2(TOOLUSE_DETAIL_EXPAND2(TOOLUSE_DETAIL_EXPAND2(__VA_ARGS__))))
+#define TOOLUSE_DETAIL_EXPAND2(...) \
+  TOOLUSE_DETAIL_EXPAND1(TOOLUSE_DETAIL_EXPAND1(TOOLUSE_DETAIL_EXPAND1(TOOLUSE_DETAIL_EXPAND1(__VA_ARGS__))))
+#define TOOLUSE_DETAIL_EXPAND1(...) __VA_ARGS__
+// Each entry is emitted with a leading comma: `, macro(entry)`.
+#define TOOLUSE_DETAIL_FOR_EACH(macro, ...) \
+  __VA_OPT__(TOOLUSE_DETAIL_EXPAND(TOOLUSE_DETAIL_FOR_EACH_HELPER(macro, __VA_ARGS__)))
+#define TOOLUSE_DETAIL_FOR_EACH_HELPER(macro, entry, ...) \
+  , macro(entry) __VA_OPT__(TOOLUSE_DETAIL_FOR_EACH_AGAIN TOOLUSE_DETAIL_PARENS(macro, __VA_ARGS__))
+#define TOOLUSE_DETAIL_FOR_EACH_AGAIN() TOOLUSE_DETAIL_FOR_EACH_HELPER
+
+#define TOOLUSE_DETAIL_FIELD(entry) TOOLUSE_DETAIL_FIELD_IMPL entry
+#define TOOLUSE_DETAIL_FIELD_IMPL(member, ...) \
+  ::tooluse::detail::make_field(#member, &tooluse_self_::member __VA_OPT__(, ) __VA_ARGS__)
+#define TOOLUSE_DETAIL_ENUMERATOR(entry) TOOLUSE_DETAIL_ENUMERATOR_IMPL entry
+#define TOOLUSE_DETAIL_ENUMERATOR_IMPL(value, ...) \
+  ::tooluse::detail::make_enumerator(tooluse_self_::value, #value __VA_OPT__(, ) __VA_ARGS__)
+
+#define TOOLUSE_DETAIL_CONVERSIONS(T)                                          \
+  [[maybe_unused]] inline void to_json(::tooluse::json& j, const T& value) {   \
+    j = ::tooluse::encode(value);                                              \
+  }                                                                            \
+  [[maybe_unused]] inline void from_json(const ::tooluse::json& j, T& value) { \
+    ::tooluse::detail::from_json_or_throw(j, value);                           \
+  }
+
+/// TOOLUSE_DESCRIBE(T, (member, "description", constraints...), ...) describes struct T's
+/// fields, in the order given (the schema's property order).
+#define TOOLUSE_DESCRIBE(T, ...)                                                      \
+  [[maybe_unused]] inline const auto& tooluse_describe(::tooluse::detail::describe_tag<T>) { \
+    using tooluse_self_ = T;                                                          \
+    static const auto info = ::tooluse::detail::make_struct_info<T>(                 \
+        #T TOOLUSE_DETAIL_FOR_EACH(TOOLUSE_DETAIL_FIELD, __VA_ARGS__));               \
+    return info;                                                                      \
+  }                                                                                   \
+  TOOLUSE_DETAIL_CONVERSIONS(T)
+
+/// TOOLUSE_DESCRIBE_ENUM(E, (enumerator, "wire name"), ...) maps enum E to a JSON string
+/// enum; `(enumerator)` alone uses the enumerator's spelling as the wire name.
+#define TOOLUSE_DESCRIBE_ENUM(E, ...)                                                 \
+  [[maybe_unused]] inline const auto& tooluse_describe(::tooluse::detail::describe_tag<E>) { \
+    using tooluse_self_ = E;                                                          \
+    static const auto info = ::tooluse::detail::make_enum_info<E>(                   \
+        #E TOOLUSE_DETAIL_FOR_EACH(TOOLUSE_DETAIL_ENUMERATOR, __VA_ARGS__));          \
+    return info;                                                                      \
+  }                                                                                   \
+  TOOLUSE_DETAIL_CONVERSIONS(E)
