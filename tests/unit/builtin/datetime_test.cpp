@@ -1,0 +1,109 @@
+#include <gtest/gtest.h>
+
+#include "builtin/tz_database.hpp"
+#include "builtin_test_util.hpp"
+#include "tooluse/builtin/datetime.hpp"
+
+namespace {
+using tooluse::json;
+using tooluse::testing::call_tool;
+using namespace std::chrono;
+
+struct datetime_fixture : ::testing::Test {
+  tooluse::tool_registry registry;
+  void SetUp() override {
+    // 2024-03-10T12:00:00Z, a Sunday; the US changed to DST at 07:00Z that day.
+    tooluse::builtin::register_datetime(registry, {.clock = [] {
+      return system_clock::time_point{seconds{1710072000}};
+    }});
+  }
+  json run(const json& args) {
+    auto r = call_tool(registry, "datetime", args);
+    EXPECT_FALSE(r.is_error) << r.all_text();
+    return r.structured_content.value_or(json());
+  }
+};
+
+TEST_F(datetime_fixture, now_in_zones) {
+  EXPECT_EQ(run({{"operation", "now"}})["iso"], "2024-03-10T12:00:00+00:00");
+  auto tokyo = run({{"operation", "now"}, {"timezone", "Asia/Tokyo"}});
+  EXPECT_EQ(tokyo["iso"], "2024-03-10T21:00:00+09:00");
+  EXPECT_EQ(tokyo["weekday"], "Sunday");
+  auto ny = run({{"operation", "now"}, {"timezone", "America/New_York"}});
+  EXPECT_EQ(ny["iso"], "2024-03-10T08:00:00-04:00");
+  EXPECT_EQ(ny["abbreviation"], "EDT");
+  EXPECT_EQ(ny["dst"], true);
+  EXPECT_EQ(run({{"operation", "now"}, {"timezone", "Asia/Kolkata"}})["utc_offset"], "+05:30");
+  EXPECT_EQ(run({{"operation", "now"}, {"timezone", "+05:45"}})["iso"], "2024-03-10T17:45:00+05:45");
+}
+
+TEST_F(datetime_fixture, convert_between_zones_and_across_dst) {
+  auto r = run({{"operation", "convert"}, {"datetime", "2024-07-01T09:00"},
+                {"timezone", "America/New_York"}, {"to_timezone", "Europe/Berlin"}});
+  EXPECT_EQ(r["to"]["iso"], "2024-07-01T15:00:00+02:00");
+  auto winter = run({{"operation", "convert"}, {"datetime", "2024-01-15 09:00"},
+                     {"timezone", "America/New_York"}, {"to_timezone", "Europe/Berlin"}});
+  EXPECT_EQ(winter["to"]["iso"], "2024-01-15T15:00:00+01:00");
+  auto offset = run({{"operation", "convert"}, {"datetime", "2024-01-15T09:00:00Z"},
+                     {"to_timezone", "Australia/Sydney"}});
+  EXPECT_EQ(offset["to"]["iso"], "2024-01-15T20:00:00+11:00");
+}
+
+TEST_F(datetime_fixture, nonexistent_local_time_is_shifted_and_noted) {
+  auto r = run({{"operation", "convert"}, {"datetime", "2024-03-31T02:30"},
+                {"timezone", "Europe/Paris"}, {"to_timezone", "UTC"}});
+  EXPECT_EQ(r["to"]["iso"], "2024-03-31T01:30:00+00:00");
+  EXPECT_TRUE(r.contains("note"));
+}
+
+TEST_F(datetime_fixture, far_future_uses_the_zone_rule) {
+  auto r = run({{"operation", "convert"}, {"datetime", "2077-07-04T12:00"},
+                {"timezone", "UTC"}, {"to_timezone", "Europe/London"}});
+  EXPECT_EQ(r["to"]["iso"], "2077-07-04T13:00:00+01:00");
+  EXPECT_EQ(r["to"]["abbreviation"], "BST");
+}
+
+TEST_F(datetime_fixture, difference_gives_exact_and_calendar_parts) {
+  auto r = run({{"operation", "difference"}, {"datetime", "1969-07-20"}, {"end", "2024-03-10"}});
+  EXPECT_EQ(r["calendar"]["years"], 54);
+  EXPECT_EQ(r["calendar"]["months"], 7);
+  EXPECT_EQ(r["calendar"]["days"], 19);
+  EXPECT_EQ(r["days"], 19957.0);
+  auto neg = run({{"operation", "difference"}, {"datetime", "now"}, {"end", "2024-03-09T12:00:00Z"}});
+  EXPECT_EQ(neg["seconds"], -86400);
+}
+
+TEST_F(datetime_fixture, add_months_clamps_and_days_cross_dst) {
+  EXPECT_EQ(run({{"operation", "add"}, {"datetime", "2024-01-31"}, {"months", 1}})["result"]["date"],
+            "2024-02-29");
+  auto r = run({{"operation", "add"}, {"datetime", "2024-03-09T10:00"}, {"days", 1},
+                {"timezone", "America/New_York"}});
+  EXPECT_EQ(r["result"]["iso"], "2024-03-10T10:00:00-04:00");
+  auto back = run({{"operation", "add"}, {"datetime", "2024-03-10"}, {"weeks", -2}});
+  EXPECT_EQ(back["result"]["date"], "2024-02-25");
+}
+
+TEST_F(datetime_fixture, bad_inputs_are_errors_that_say_what_to_use) {
+  auto zone = call_tool(registry, "datetime", {{"operation", "now"}, {"timezone", "Mars/Olympus"}});
+  EXPECT_TRUE(zone.is_error);
+  EXPECT_NE(zone.all_text().find("IANA"), std::string::npos);
+  EXPECT_TRUE(call_tool(registry, "datetime", {{"operation", "now"}, {"timezone", "../../etc/passwd"}}).is_error);
+  auto date = call_tool(registry, "datetime", {{"operation", "convert"}, {"datetime", "10/03/2024"}});
+  EXPECT_TRUE(date.is_error);
+  EXPECT_NE(date.all_text().find("ISO 8601"), std::string::npos);
+  EXPECT_TRUE(call_tool(registry, "datetime", {{"operation", "convert"}, {"datetime", "2024-02-30"}}).is_error);
+}
+
+TEST(posix_tz, parses_rules_with_dst) {
+  auto r = tooluse::builtin::detail::parse_posix_tz("CET-1CEST,M3.5.0,M10.5.0/3");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->std_zone.utc_offset, 3600);
+  EXPECT_EQ(r->dst_zone.utc_offset, 7200);
+  EXPECT_EQ(r->end.time, 3 * 3600);
+  auto angle = tooluse::builtin::detail::parse_posix_tz("<-03>3");
+  ASSERT_TRUE(angle);
+  EXPECT_EQ(angle->std_zone.abbreviation, "-03");
+  EXPECT_FALSE(tooluse::builtin::detail::parse_posix_tz("garbage,,"));
+}
+
+}  // namespace
