@@ -93,9 +93,10 @@ bool check_duration(std::string_view s) {
     if (unit == 'W') {
       return !in_time && !any && i == s.size();
     }
+    // Units come in order without gaps: Y, YM, YMD, M, MD, D (and H, HM, HMS, M, MS, S).
     std::string_view units = in_time ? time_units : date_units;
     auto pos = units.find(unit, unit_pos);
-    if (pos == std::string_view::npos) return false;
+    if (pos == std::string_view::npos || (unit_pos > 0 && pos != unit_pos)) return false;
     unit_pos = pos + 1;
     any = true;
     if (in_time) time_any = true;
@@ -105,7 +106,6 @@ bool check_duration(std::string_view s) {
 
 bool check_hostname(std::string_view s, bool allow_unicode) {
   if (s.empty() || s.size() > 253) return false;
-  if (s.back() == '.') s.remove_suffix(1);
   std::size_t start = 0;
   while (true) {
     auto dot = s.find('.', start);
@@ -232,14 +232,21 @@ bool check_uri(std::string_view s, bool absolute, bool allow_unicode) {
   }
   std::string_view rest = has_scheme ? s.substr(colon + 1) : s;
   if (!has_scheme && colon != std::string_view::npos && colon < first_delim) return false;
+  std::string_view after_authority = rest;
   if (rest.substr(0, 2) == "//") {
     std::string_view authority = rest.substr(2, rest.find_first_of("/?#", 2) - 2);
+    after_authority = rest.substr(2 + authority.size());
     auto at = authority.rfind('@');
+    if (at != std::string_view::npos && authority.find('@') != at) return false;
+    if (at != std::string_view::npos && authority.substr(0, at).find_first_of("[]") !=
+                                            std::string_view::npos)
+      return false;
     std::string_view hostport = at == std::string_view::npos ? authority : authority.substr(at + 1);
     if (hostport.size() > 0 && hostport[0] == '[') {
       auto close = hostport.find(']');
       if (close == std::string_view::npos) return false;
-      if (!check_ipv6(hostport.substr(1, close - 1)) && hostport[1] != 'v') return false;
+      bool future = close > 1 && (hostport[1] == 'v' || hostport[1] == 'V');
+      if (!future && !check_ipv6(hostport.substr(1, close - 1))) return false;
       hostport = hostport.substr(close + 1);
       if (!hostport.empty() && hostport[0] != ':') return false;
     } else if (hostport.find_first_of("[]") != std::string_view::npos) {
@@ -250,24 +257,73 @@ bool check_uri(std::string_view s, bool absolute, bool allow_unicode) {
         if (!is_digit(c)) return false;
   }
   // '[' and ']' are only allowed in the host; '#' only once.
+  if (after_authority.find_first_of("[]") != std::string_view::npos) return false;
   auto hash = s.find('#');
   if (hash != std::string_view::npos && s.find('#', hash + 1) != std::string_view::npos)
     return false;
   return true;
 }
 
-bool check_uri_template(std::string_view s) {
-  bool open = false;
-  for (char c : s) {
-    if (c == '{') {
-      if (open) return false;
-      open = true;
-    } else if (c == '}') {
-      if (!open) return false;
-      open = false;
+// RFC 6570: literals, and expressions "{" [operator] varspec *("," varspec) "}" where a
+// varspec is a dotted name with an optional ":maxlength" (1-9999) or "*".
+bool check_uri_template_expression(std::string_view e) {
+  if (!e.empty() && std::string_view("+#./;?&=,!@|").find(e[0]) != std::string_view::npos)
+    e.remove_prefix(1);
+  std::size_t start = 0;
+  while (true) {
+    auto comma = e.find(',', start);
+    std::string_view spec = e.substr(start, comma == std::string_view::npos ? comma : comma - start);
+    std::size_t i = 0;
+    bool need_char = true;
+    while (i < spec.size() && spec[i] != ':' && spec[i] != '*') {
+      char c = spec[i];
+      if (c == '.') {
+        if (need_char) return false;
+        need_char = true;
+        ++i;
+      } else if (c == '%') {
+        if (i + 2 >= spec.size() || !is_hex(spec[i + 1]) || !is_hex(spec[i + 2])) return false;
+        i += 3;
+        need_char = false;
+      } else if (is_alpha(c) || is_digit(c) || c == '_') {
+        ++i;
+        need_char = false;
+      } else {
+        return false;
+      }
     }
+    if (need_char) return false;
+    std::string_view modifier = spec.substr(i);
+    if (modifier == "*" || modifier.empty()) {
+    } else if (modifier[0] == ':') {
+      std::string_view n = modifier.substr(1);
+      if (n.empty() || n.size() > 4 || n[0] == '0') return false;
+      for (char c : n)
+        if (!is_digit(c)) return false;
+    } else {
+      return false;
+    }
+    if (comma == std::string_view::npos) return true;
+    start = comma + 1;
   }
-  return !open;
+}
+
+bool check_uri_template(std::string_view s) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    auto c = static_cast<unsigned char>(s[i]);
+    if (c == '{') {
+      auto close = s.find('}', i);
+      if (close == std::string_view::npos) return false;
+      std::string_view e = s.substr(i + 1, close - i - 1);
+      if (e.find('{') != std::string_view::npos || !check_uri_template_expression(e)) return false;
+      i = close + 1;
+      continue;
+    }
+    if (c == '}' || c <= 0x20 || c == 0x7F) return false;
+    ++i;
+  }
+  return true;
 }
 
 bool check_uuid(std::string_view s) {
@@ -343,7 +399,7 @@ bool check_format(format_kind kind, std::string_view s) {
     case format_kind::uuid: return check_uuid(s);
     case format_kind::json_pointer: return check_json_pointer(s);
     case format_kind::relative_json_pointer: return check_relative_json_pointer(s);
-    case format_kind::regex: return translate_regex(s).has_value();
+    case format_kind::regex: return is_ecma_regex(s);
     default: return true;
   }
 }

@@ -48,7 +48,9 @@ std::string property_name(std::string_view name) {
 
 struct translator {
   std::string_view in;
+  bool syntax_only = false;  // accept what ECMA-262 allows but RE2 cannot run
   std::size_t i = 0;
+  int open_groups = 0;
   std::string out;
   std::string error;
 
@@ -152,10 +154,15 @@ struct translator {
         return true;
       }
       case 'k':
+        if (syntax_only) {
+          out += "k";
+          return true;
+        }
         return fail("named backreferences (\\k<...>) are not supported: RE2 has no backtracking");
       default:
         break;
     }
+    if (c >= '1' && c <= '9' && syntax_only) return true;
     if (c >= '1' && c <= '9')
       return fail("backreferences (\\" + std::string(1, c) +
                   ") are not supported: RE2 has no backtracking");
@@ -198,6 +205,7 @@ struct translator {
 
   bool group() {
     // in[i-1] == '('
+    ++open_groups;
     if (i >= in.size() || in[i] != '?') {
       out += '(';
       return true;
@@ -209,8 +217,14 @@ struct translator {
       return true;
     }
     if (rest.rfind("?=", 0) == 0 || rest.rfind("?!", 0) == 0 || rest.rfind("?<=", 0) == 0 ||
-        rest.rfind("?<!", 0) == 0)
+        rest.rfind("?<!", 0) == 0) {
+      if (syntax_only) {
+        i += rest[1] == '<' ? 3 : 2;
+        out += "(?:";
+        return true;
+      }
       return fail("lookahead and lookbehind are not supported: RE2 runs in linear time");
+    }
     if (rest.rfind("?<", 0) == 0) {
       out += "(?P<";
       i += 2;
@@ -227,11 +241,16 @@ struct translator {
         case '\\': ok = escape(false); break;
         case '[': ok = char_class(); break;
         case '(': ok = group(); break;
+        case ')':
+          if (--open_groups < 0) return fail("unmatched \")\"");
+          out += c;
+          break;
         case '.': out += "[^\\n\\r\\x{2028}\\x{2029}]"; break;
         default: out += c; break;
       }
       if (!ok) return false;
     }
+    if (open_groups != 0) return fail("unclosed \"(\"");
     return true;
   }
 };
@@ -244,6 +263,11 @@ result<std::string> translate_regex(std::string_view ecma) {
     return fail(errc::schema_error, "pattern " + short_json(json(std::string(ecma))) + ": " +
                                         t.error);
   return std::move(t.out);
+}
+
+bool is_ecma_regex(std::string_view ecma) {
+  translator t{.in = ecma, .syntax_only = true};
+  return t.run();
 }
 
 result<compiled_regex> compile_regex(std::string_view ecma) {

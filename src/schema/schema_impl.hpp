@@ -43,6 +43,10 @@ struct compiled_regex {
 /// backreferences) or malformed escapes.
 result<std::string> translate_regex(std::string_view ecma);
 
+/// is_ecma_regex tells whether `ecma` is a well-formed ECMA-262 pattern (format "regex"),
+/// including constructs RE2 cannot run.
+bool is_ecma_regex(std::string_view ecma);
+
 /// compile_regex translates and compiles `ecma`.
 /// Errors: errc::schema_error naming the pattern and what is wrong.
 result<compiled_regex> compile_regex(std::string_view ecma);
