@@ -1,0 +1,112 @@
+#pragma once
+/// \file executor.hpp
+/// tooluse::exec::executor runs tool calls: validated against the tool's input schema, in a
+/// bounded worker pool, under timeouts (cooperative through the stop token, plus a hard
+/// deadline), rate limits, budgets, approval, retries, a circuit breaker and an optional result
+/// cache, with results returned in call order. design/exec.md explains the design.
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <future>
+#include <memory>
+#include <optional>
+#include <span>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+#include "tooluse/exec/approval.hpp"
+#include "tooluse/exec/cache.hpp"
+#include "tooluse/exec/clock.hpp"
+#include "tooluse/exec/events.hpp"
+#include "tooluse/exec/limits.hpp"
+#include "tooluse/tools/registry.hpp"
+
+namespace tooluse::exec {
+
+/// executor_options configure an executor for its lifetime.
+struct executor_options {
+  int max_threads = 16;   ///< worker threads (the global parallelism); >= 1
+  int max_abandoned = 8;  ///< extra threads allowed to replace workers stuck past a deadline
+  std::chrono::milliseconds default_timeout{std::chrono::seconds(60)};  ///< tools with timeout 0
+  std::size_t default_max_output_bytes = 100000;  ///< tools with max_output_bytes 0; 0: no limit
+  std::filesystem::path spill_dir;  ///< where truncated outputs are saved in full; empty: nowhere
+  retry_options retry;
+  breaker_options breaker;
+  cache_options cache;       ///< capacity 0 (default): no cache
+  approval_policy approval;  ///< empty: every dangerous call is deferred (pending approval)
+  std::shared_ptr<clock> time;  ///< null: steady clock. Used by limits, cache, breaker, back-off
+  event_callback on_event;      ///< every call's events, e.g. a trace_writer
+  std::uint64_t seed = 0;       ///< jitter random seed; 0: from std::random_device
+};
+
+/// run_options apply to one batch (run_all) or call (submit, call, resume).
+struct run_options {
+  int max_parallel = 0;                  ///< calls of this batch running at once; 0: no extra cap
+  std::chrono::milliseconds timeout{0};  ///< whole batch, from the call to run_all; 0: none
+  std::stop_token stop;                  ///< cancels every call of the batch
+  std::string session;                   ///< rate-limit key (session or agent); "" is "default"
+  std::shared_ptr<run_budget> budget;    ///< shared by the batches of one run; null: unlimited
+  std::chrono::milliseconds rate_limit_wait{0};  ///< wait this long for a rate-limit slot
+  event_callback on_event;                       ///< this batch's events
+};
+
+/// executor_stats are counters for monitoring and tests.
+struct executor_stats {
+  int threads = 0;              ///< live worker threads, abandoned ones included
+  int abandoned = 0;            ///< threads whose handler is still running past its deadline
+  std::size_t queued = 0;       ///< admitted calls waiting for a worker
+  std::uint64_t completed = 0;  ///< calls completed (any outcome)
+};
+
+/// executor runs calls of the tools in a registry. Thread-safety: every member function may be
+/// called concurrently from many threads. The registry must outlive the executor; entries are
+/// shared, so a call in flight survives unregistration. The destructor cancels queued calls,
+/// requests stop on running ones and waits for workers that are not stuck; stuck workers are
+/// left to finish on their own (design/exec.md, "Stuck tools").
+/// Example:
+///   tooluse::exec::executor ex(registry, {.max_threads = 8});
+///   std::vector<tooluse::tool_call> calls = {...};
+///   auto results = ex.run_all(calls, {.timeout = std::chrono::seconds(30)});
+class executor {
+ public:
+  /// executor starts an engine over `registry`.
+  /// Throws std::invalid_argument if max_threads < 1 or max_abandoned < 0.
+  explicit executor(const tool_registry& registry, executor_options options = {});
+  ~executor();
+  executor(const executor&) = delete;
+  executor& operator=(const executor&) = delete;
+
+  /// run_all runs `calls` concurrently and returns one result per call, in call order, each
+  /// with its duration. Never throws; every failure is an error result (unknown tool, invalid
+  /// arguments with the schema attached, timeout, cancellation, limits, exceptions).
+  std::vector<tool_result> run_all(std::span<const tool_call> calls, const run_options& options = {});
+
+  /// submit starts one call and returns its future result at once (approval, validation and
+  /// admission happen before it returns).
+  std::future<tool_result> submit(const tool_call& call, const run_options& options = {});
+
+  /// call runs one call and waits for its result.
+  tool_result call(const tool_call& call, const run_options& options = {});
+
+  /// resume continues a deferred call with a decision: approve or edit runs it (edited
+  /// arguments are validated), reject returns the message as an error result, defer leaves it
+  /// pending again.
+  tool_result resume(const pending_approval& pending, const approval_decision& decision,
+                     const run_options& options = {});
+
+  /// breaker returns the state of `tool`'s circuit breaker (closed if it never failed).
+  breaker_state breaker(std::string_view tool) const;
+
+  /// stats returns current counters.
+  executor_stats stats() const;
+
+  struct impl;
+
+ private:
+  std::shared_ptr<impl> impl_;
+};
+
+}  // namespace tooluse::exec
