@@ -61,6 +61,26 @@ void reconcile_enum(json& out, std::string_view type) {
   else out["type"] = json(types);
 }
 
+// The documented default is always an acceptable value (BFCL's live data has integer, float
+// and boolean parameters defaulting to "dontcare"): a default outside the enum joins it; a
+// default of another type is accepted as that one value, through anyOf.
+void accept_default(json& out, const json& value) {
+  std::string t(type_name(value));
+  bool typed_ok = !out.contains("type") || detail::has_type(out, t) ||
+                  (t == "integer" && detail::has_type(out, "number"));
+  if (typed_ok) {
+    if (out.contains("enum") && std::find(out["enum"].begin(), out["enum"].end(), value) ==
+                                    out["enum"].end())
+      out["enum"].push_back(value);
+    return;
+  }
+  json outer = json::object();
+  if (out.contains("description")) outer["description"] = out["description"];
+  out.erase("description");
+  outer["anyOf"] = json::array({std::move(out), {{"const", value}}});
+  out = std::move(outer);
+}
+
 void make_nullable(json& out) {
   if (out.contains("type")) {
     if (out["type"].is_string()) out["type"] = json::array({out["type"], "null"});
@@ -133,8 +153,9 @@ result<json> convert(const json& doc, const std::string& path, const bfcl_option
     }
   }
   if (doc.contains("default")) {
-    out["default"] = doc["default"];
     if (doc["default"].is_null()) make_nullable(out);  // Python's `x: str = None`
+    else if (*type != "array") accept_default(out, doc["default"]);
+    out["default"] = doc["default"];
   }
   return out;
 }
