@@ -1,0 +1,112 @@
+#include "tooluse/textcall/text_format.hpp"
+
+#include <utility>
+
+#include "textcall/engine.hpp"
+
+namespace tooluse::textcall {
+namespace {
+
+struct format_name {
+  format f;
+  std::string_view name;
+};
+
+constexpr format_name names[] = {
+    {format::hermes, "hermes"},
+    {format::pythonic, "pythonic"},
+    {format::json, "json"},
+    {format::fenced_json, "fenced-json"},
+    {format::mistral, "mistral"},
+    {format::llama3, "llama3"},
+    {format::granite, "granite"},
+    {format::functionary_v31, "functionary-v3.1"},
+    {format::functionary_v32, "functionary-v3.2"},
+    {format::deepseek, "deepseek"},
+    {format::qwen3_coder, "qwen3-coder"},
+    {format::harmony, "harmony"},
+    {format::command_r7b, "command-r7b"},
+    {format::auto_detect, "auto"},
+};
+
+constexpr std::pair<std::string_view, format> aliases[] = {
+    {"qwen", format::hermes},          {"qwen2.5", format::hermes},
+    {"python", format::pythonic},      {"bfcl", format::pythonic},
+    {"xlam", format::json},            {"fenced", format::fenced_json},
+    {"llama3.1", format::llama3},      {"llama-3.1", format::llama3},
+    {"functionary", format::functionary_v32}, {"deepseek-r1", format::deepseek},
+    {"deepseek-v3", format::deepseek}, {"qwen3", format::qwen3_coder},
+    {"gpt-oss", format::harmony},      {"command-r", format::command_r7b},
+    {"auto-detect", format::auto_detect},
+};
+
+std::string normalise(std::string_view name) {
+  std::string out;
+  for (char c : name) out += c == '_' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+}  // namespace
+
+std::string_view to_string(format f) noexcept {
+  for (const auto& n : names)
+    if (n.f == f) return n.name;
+  return "unknown";
+}
+
+result<format> parse_format(std::string_view name) {
+  std::string n = normalise(name);
+  for (const auto& e : names)
+    if (e.name == n) return e.f;
+  for (const auto& [alias, f] : aliases)
+    if (alias == n) return f;
+  std::string known;
+  for (const auto& e : names) known += (known.empty() ? "" : ", ") + std::string(e.name);
+  return fail(errc::invalid_argument,
+              "unknown tool-call format \"" + std::string(name) + "\"; use one of: " + known);
+}
+
+std::vector<format> all_formats() {
+  std::vector<format> out;
+  for (const auto& n : names)
+    if (n.f != format::auto_detect) out.push_back(n.f);
+  return out;
+}
+
+tool_schemas schemas_of(const std::vector<tool>& tools) {
+  tool_schemas out;
+  for (const auto& t : tools) out[t.name] = t.input_schema;
+  return out;
+}
+
+bool stream_delta::empty() const noexcept {
+  return content.empty() && reasoning.empty() && calls.empty() && diagnostics.empty();
+}
+
+struct stream_parser::impl {
+  detail::engine engine;
+};
+
+stream_parser::stream_parser(format f, parse_options options)
+    : impl_(std::make_unique<impl>(
+          impl{detail::engine(detail::rules_for(f, options), std::move(options))})) {}
+stream_parser::~stream_parser() = default;
+stream_parser::stream_parser(stream_parser&&) noexcept = default;
+stream_parser& stream_parser::operator=(stream_parser&&) noexcept = default;
+
+stream_delta stream_parser::feed(std::string_view chunk) { return impl_->engine.feed(chunk); }
+stream_delta stream_parser::finish() { return impl_->engine.finish(); }
+
+parsed_text parse(format f, std::string_view text, const parse_options& options) {
+  stream_parser p(f, options);
+  parsed_text out;
+  for (stream_delta d : {p.feed(text), p.finish()}) {
+    out.content += d.content;
+    out.reasoning += d.reasoning;
+    for (auto& c : d.calls) out.calls.push_back(std::move(c));
+    for (auto& m : d.diagnostics) out.diagnostics.push_back(std::move(m));
+  }
+  return out;
+}
+
+}  // namespace tooluse::textcall
