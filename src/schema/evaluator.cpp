@@ -86,17 +86,19 @@ std::string expectation(const node& n) {
   return "a value matching " + n.location;
 }
 
+void append_path(std::string& out, const path_segment& seg) {
+  if (!seg.key) {
+    out += "[" + std::to_string(seg.index) + "]";
+  } else if (is_identifier(*seg.key)) {
+    out += (out.empty() ? "" : ".") + *seg.key;
+  } else {
+    out += "[" + dump_json(json(*seg.key)) + "]";
+  }
+}
+
 std::string evaluator::render_path() const {
   std::string out = root_path;
-  for (const auto& seg : path) {
-    if (!seg.key) {
-      out += "[" + std::to_string(seg.index) + "]";
-    } else if (is_identifier(*seg.key)) {
-      out += (out.empty() ? "" : ".") + *seg.key;
-    } else {
-      out += "[" + dump_json(json(*seg.key)) + "]";
-    }
-  }
+  for (const auto& seg : path) append_path(out, seg);
   return out;
 }
 

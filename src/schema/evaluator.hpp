@@ -68,6 +68,9 @@ struct evaluator {
                            const json& inst, std::vector<std::vector<validation_error>>& failed);
 };
 
+/// append_path appends one step to a rendered path: ".name", "[\"a b\"]" or "[2]".
+void append_path(std::string& out, const path_segment& seg);
+
 /// expectation describes what a node accepts, for merged messages: "string or null".
 std::string expectation(const node& n);
 
