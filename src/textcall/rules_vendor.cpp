@@ -100,6 +100,8 @@ step scan_python_tag(std::string_view text, const scan_env& env) {
     auto r = scan_call_list(text, p, false);
     if (r.state == scan_state::incomplete && !env.eof) return incomplete();
     if (r.state != scan_state::done) break;
+    // print(1+1) is code, not a call: calls need parsed arguments or the built-in ".call" form.
+    if (r.calls[0].arguments.is_null() && !r.calls[0].name.ends_with(".call")) break;
     for (auto& c : r.calls) {
       if (c.name.ends_with(".call")) c.name.resize(c.name.size() - 5);
       calls.push_back(from_py_call(std::move(c), env.schemas));

@@ -87,9 +87,10 @@ struct stream_parser::impl {
   detail::engine engine;
 };
 
-stream_parser::stream_parser(format f, parse_options options)
-    : impl_(std::make_unique<impl>(
-          impl{detail::engine(detail::rules_for(f, options), std::move(options))})) {}
+stream_parser::stream_parser(format f, parse_options options) {
+  auto rules = detail::rules_for(f, options);
+  impl_ = std::make_unique<impl>(impl{detail::engine(std::move(rules), std::move(options))});
+}
 stream_parser::~stream_parser() = default;
 stream_parser::stream_parser(stream_parser&&) noexcept = default;
 stream_parser& stream_parser::operator=(stream_parser&&) noexcept = default;
