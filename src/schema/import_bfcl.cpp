@@ -152,7 +152,7 @@ result<json> convert(const json& doc, const std::string& path, const bfcl_option
       reconcile_enum(out, *type);
     }
   }
-  if (doc.contains("default")) {
+  if (doc.contains("default") && !root) {  // a default for the whole call means nothing
     if (doc["default"].is_null()) make_nullable(out);  // Python's `x: str = None`
     else if (*type != "array") accept_default(out, doc["default"]);
     out["default"] = doc["default"];

@@ -27,6 +27,9 @@ constexpr std::array<std::string_view, 13> kept_keywords = {
     "exclusiveMaximum", "multipleOf", "minItems",       "maxItems"};
 
 constexpr int max_depth = 10;
+constexpr const char* any_value =
+    "a schema that accepts any value (no \"type\") has no openai strict mode equivalent; "
+    "give it a type";
 constexpr std::size_t max_properties = 5000;
 constexpr std::size_t max_enum_values = 1000;
 
@@ -156,10 +159,9 @@ status strict_walker::walk_subschemas(const json& s, json& out, const std::strin
 
 result<json> strict_walker::walk(const json& s, const std::string& path, int depth,
                                  int ref_depth) {
-  if (s.is_boolean() || s.empty())
-    return unsupported(path, std::string("a schema that accepts ") +
-                                 (s == false ? "nothing" : "any value") +
-                                 " has no openai strict mode equivalent; give it a type");
+  if (s.is_boolean() && !s.get<bool>())
+    return unsupported(path, "a schema that accepts nothing has no openai strict mode equivalent");
+  if (s.is_boolean() || s.empty()) return unsupported(path, any_value);
   if (!s.is_object()) return unsupported(path, "a schema must be an object");
   if (s.contains("$ref")) return walk_ref(s, path, depth, ref_depth);
   if (s.contains("allOf")) {
@@ -187,7 +189,7 @@ result<json> strict_walker::walk(const json& s, const std::string& path, int dep
   }
   if (auto st = walk_subschemas(s, out, path, depth); !st) return fail(st.error());
   if (!out.contains("type") && !out.contains("enum") && !out.contains("anyOf"))
-    return unsupported(path, "a schema without \"type\" has no openai strict mode equivalent");
+    return unsupported(path, any_value);
   return out;
 }
 
