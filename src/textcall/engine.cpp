@@ -22,8 +22,8 @@ match match_at(std::string_view buf, std::size_t at, std::string_view marker) {
 
 }  // namespace
 
-engine::engine(std::vector<rule> rules, parse_options options)
-    : rules_(std::move(rules)), options_(std::move(options)) {
+engine::engine(std::vector<rule> rules, const parse_options& options)
+    : rules_(std::move(rules)), options_(options) {
   // Longer markers first, so "[TOOL_CALLS]" is tried before "[".
   std::stable_sort(rules_.begin(), rules_.end(), [](const rule& a, const rule& b) {
     return a.marker.size() > b.marker.size();

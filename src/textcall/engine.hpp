@@ -52,10 +52,10 @@ struct rule {
 /// rules_for returns the rules of `f` (auto_detect: the union of all formats).
 std::vector<rule> rules_for(format f, const parse_options& options);
 
-/// engine runs rules over streamed text. Not thread-safe.
+/// engine runs rules over streamed text. `options` must outlive it. Not thread-safe.
 class engine {
  public:
-  engine(std::vector<rule> rules, parse_options options);
+  engine(std::vector<rule> rules, const parse_options& options);
 
   stream_delta feed(std::string_view chunk);
   stream_delta finish();
@@ -72,7 +72,7 @@ class engine {
   bool hold_space_after_call();
 
   std::vector<rule> rules_;
-  parse_options options_;
+  const parse_options& options_;
   bool first_byte_[256] = {};
   std::string buf_;
   std::size_t pos_ = 0;        // first unconsumed byte of buf_

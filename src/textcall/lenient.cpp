@@ -11,7 +11,9 @@ constexpr int max_depth = 96;  // deeper nesting is not a tool call; keeps the s
 bool is_space(char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r'; }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_ident_start(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+  // Bytes of multi-byte UTF-8 count as letters: Python 3 names may be non-ASCII (año).
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
+         static_cast<unsigned char>(c) >= 0x80;
 }
 bool is_ident_char(char c) { return is_ident_start(c) || is_digit(c); }
 

@@ -84,13 +84,13 @@ bool stream_delta::empty() const noexcept {
 }
 
 struct stream_parser::impl {
+  impl(format f, parse_options o) : options(std::move(o)), engine(detail::rules_for(f, options), options) {}
+  parse_options options;  // the engine refers to it; impl never moves (heap, unique_ptr)
   detail::engine engine;
 };
 
-stream_parser::stream_parser(format f, parse_options options) {
-  auto rules = detail::rules_for(f, options);
-  impl_ = std::make_unique<impl>(impl{detail::engine(std::move(rules), std::move(options))});
-}
+stream_parser::stream_parser(format f, parse_options options)
+    : impl_(std::make_unique<impl>(f, std::move(options))) {}
 stream_parser::~stream_parser() = default;
 stream_parser::stream_parser(stream_parser&&) noexcept = default;
 stream_parser& stream_parser::operator=(stream_parser&&) noexcept = default;
@@ -99,7 +99,7 @@ stream_delta stream_parser::feed(std::string_view chunk) { return impl_->engine.
 stream_delta stream_parser::finish() { return impl_->engine.finish(); }
 
 parsed_text parse(format f, std::string_view text, const parse_options& options) {
-  stream_parser p(f, options);
+  detail::engine p(detail::rules_for(f, options), options);  // no copy of the schemas
   parsed_text out;
   for (stream_delta d : {p.feed(text), p.finish()}) {
     out.content += d.content;
