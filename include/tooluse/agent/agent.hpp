@@ -1,0 +1,125 @@
+#pragma once
+/// \file agent.hpp
+/// tooluse::agent, the tool-use loop: send the conversation and the tools to a model; when it
+/// asks for tools, append its message, run the calls (in parallel, through the execution
+/// engine), append one result per call with the matching id in call order, and ask again;
+/// stop on a final answer, max_turns, a budget or cancellation (seed 000's run_step).
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <span>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+#include "tooluse/agent/events.hpp"
+#include "tooluse/llm/provider.hpp"
+#include "tooluse/tools/registry.hpp"
+
+namespace tooluse {
+
+namespace exec {
+class executor;
+}
+
+/// tool_runner runs a batch of calls and returns one result per call, in call order.
+using tool_runner =
+    std::function<std::vector<tool_result>(std::span<const tool_call> calls, std::stop_token stop)>;
+
+/// agent_options tune the loop. Defaults suit an interactive run.
+struct agent_options {
+  std::string system;  ///< system prompt; empty: none
+  int max_turns = 10;  ///< model requests per run
+  /// choice applies to the first request of a run only; later requests use auto, otherwise a
+  /// forced tool choice would never let the model answer.
+  llm::tool_choice choice;
+  std::optional<bool> parallel_tool_calls;
+  bool strict = false;  ///< OpenAI strict schemas
+  bool stream = false;
+  std::optional<int> max_tokens;
+  std::optional<double> temperature;
+  double max_cost = 0;                ///< stop when the run's cost exceeds this; 0: no limit
+  std::int64_t max_total_tokens = 0;  ///< stop when the run's tokens exceed this; 0: no limit
+  int loop_limit = 2;  ///< identical calls (same tool, same arguments) run before the model is told
+  agent_event_handler on_event;
+  /// executor runs the calls; null: the agent makes its own small one. Share one executor
+  /// between many agents (it owns threads).
+  exec::executor* executor = nullptr;
+  /// runner overrides the executor entirely (tests, custom engines).
+  tool_runner runner;
+};
+
+/// tool_call_record is one call of a run with its outcome.
+struct tool_call_record {
+  tool_call call;
+  tool_result result;
+  std::chrono::milliseconds duration{0};
+  int turn = 0;
+};
+
+/// run_result is a finished run.
+struct run_result {
+  std::string answer;
+  int turns = 0;
+  std::vector<tool_call_record> tool_calls;
+  llm::usage usage;
+  llm::finish_reason finish = llm::finish_reason::stop;
+};
+
+/// agent holds a conversation with one model over one registry. Not thread-safe: one run at a
+/// time per agent; make one agent per concurrent conversation (they may share provider,
+/// registry and executor, which are thread-safe).
+/// Example:
+///   tooluse::llm::openai_chat model({.base_url = url, .api_key = key, .model = "gpt-4.1-mini"});
+///   tooluse::agent agent(model, registry, {.max_turns = 8});
+///   auto reply = agent.run("What is 2 + 40?");
+///   if (reply) std::cout << reply->answer << "\n";
+class agent {
+ public:
+  /// agent keeps references to `model` and `tools`; both must outlive it.
+  /// Throws std::invalid_argument if max_turns < 1 or loop_limit < 1.
+  agent(llm::provider& model, const tool_registry& tools, agent_options options = {});
+  ~agent();
+  agent(const agent&) = delete;
+  agent& operator=(const agent&) = delete;
+
+  /// run adds `user_text` to the conversation and loops until the model answers.
+  /// Errors: errc::budget_exceeded (max_turns, max_cost, max_total_tokens: the message says
+  /// which and how to raise it), errc::cancelled, errc::protocol_error (e.g. tool-call
+  /// arguments cut at the token limit), and every provider error.
+  result<run_result> run(std::string user_text, std::stop_token stop = {});
+
+  /// history returns the conversation so far (system prompt included).
+  const std::vector<llm::message>& history() const { return history_; }
+
+  /// last_run returns the latest run's progress, also when it failed.
+  const run_result& last_run() const { return last_; }
+
+  /// reset forgets the conversation (the system prompt is kept).
+  void reset();
+
+  /// options returns the options in effect.
+  const agent_options& options() const { return options_; }
+
+ private:
+  result<llm::chat_response> ask(int turn, std::stop_token stop);
+  std::vector<tool_result> run_calls(int turn, const std::vector<tool_call>& calls,
+                                     std::stop_token stop);
+  status check_budget() const;
+  void emit(agent_event e) const;
+
+  llm::provider& model_;
+  const tool_registry& tools_;
+  agent_options options_;
+  std::unique_ptr<exec::executor> own_executor_;
+  std::vector<llm::message> history_;
+  run_result last_;
+  struct loop_entry {
+    int count = 0;
+    std::string last_text;
+  };
+  std::map<std::string, loop_entry> seen_calls_;
+};
+
+}  // namespace tooluse

@@ -1,0 +1,82 @@
+#pragma once
+/// \file client.hpp
+/// tooluse::http client side: one function that sends a request and returns the response, with
+/// connect and idle-read timeouts, an optional streaming body callback and cancellation through
+/// a std::stop_token. Backed by libcurl, which is never visible here. Proxy settings come from
+/// the environment (http_proxy, https_proxy, no_proxy), as libcurl reads them.
+
+#include <chrono>
+#include <functional>
+#include <optional>
+#include <stop_token>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tooluse/result.hpp"
+
+namespace tooluse::http {
+
+/// header is one HTTP header field. Names compare case-insensitively (find_header).
+struct header {
+  std::string name;
+  std::string value;
+  bool operator==(const header&) const = default;
+};
+
+/// find_header returns the value of the first header named `name` (case-insensitive).
+std::optional<std::string> find_header(const std::vector<header>& headers, std::string_view name);
+
+/// request is one outbound HTTP request.
+struct request {
+  std::string method = "GET";
+  std::string url;  ///< absolute http:// or https:// URL
+  std::vector<header> headers;
+  std::string body;
+  std::chrono::milliseconds connect_timeout{std::chrono::seconds(10)};
+  /// read_timeout fails the transfer when no byte arrives for this long; 0 disables it.
+  std::chrono::milliseconds read_timeout{std::chrono::seconds(120)};
+  /// total_timeout bounds the whole exchange; 0 means no bound.
+  std::chrono::milliseconds total_timeout{0};
+};
+
+/// response is a received response. With a body callback, `body` stays empty.
+struct response {
+  int status = 0;
+  std::vector<header> headers;
+  std::string body;
+
+  /// header returns the value of the first header named `name` (case-insensitive).
+  std::optional<std::string> header_value(std::string_view name) const {
+    return find_header(headers, name);
+  }
+};
+
+/// body_callback receives body bytes as they arrive; returning false aborts the transfer
+/// (send then fails with errc::cancelled).
+using body_callback = std::function<bool(std::string_view chunk)>;
+
+/// headers_callback is told the status and headers before the first body byte.
+using headers_callback = std::function<void(int status, const std::vector<header>& headers)>;
+
+/// send_options are per-call hooks: streaming and cancellation.
+struct send_options {
+  body_callback on_body;        ///< when set, the body is streamed here instead of buffered
+  headers_callback on_headers;  ///< may be empty
+  std::stop_token stop;         ///< a stop request aborts the transfer promptly
+};
+
+/// send performs `req` and returns the response whatever its status (4xx/5xx are responses,
+/// not errors). Thread-safe: each call uses its own connection state.
+/// Errors: errc::invalid_argument for a malformed URL; errc::timeout when connecting or an idle
+/// read exceeds its timeout; errc::cancelled on a stop request or when on_body returns false;
+/// errc::network_error when the connection fails or breaks (message names the URL's host).
+result<response> send(const request& req, const send_options& options = {});
+
+/// transport is a replaceable sender with send()'s contract; record/replay and tests wrap it.
+using transport = std::function<result<response>(const request&, const send_options&)>;
+
+/// default_transport returns a transport calling http::send.
+transport default_transport();
+
+}  // namespace tooluse::http

@@ -1,0 +1,162 @@
+// The agent loop. One run: ask the model, run the calls it makes, feed the results back.
+#include "tooluse/agent/agent.hpp"
+
+#include <stdexcept>
+
+#include "tooluse/exec/executor.hpp"
+
+namespace tooluse {
+namespace {
+
+std::string call_key(const tool_call& c) { return c.name + "\n" + canonical_json(c.arguments); }
+
+}  // namespace
+
+agent::agent(llm::provider& model, const tool_registry& tools, agent_options options)
+    : model_(model), tools_(tools), options_(std::move(options)) {
+  if (options_.max_turns < 1) throw std::invalid_argument("agent: max_turns must be >= 1");
+  if (options_.loop_limit < 1) throw std::invalid_argument("agent: loop_limit must be >= 1");
+  if (!options_.runner && !options_.executor)
+    own_executor_ = std::make_unique<exec::executor>(tools_, exec::executor_options{.max_threads = 4});
+  reset();
+}
+
+agent::~agent() = default;
+
+void agent::reset() {
+  history_.clear();
+  seen_calls_.clear();
+  if (!options_.system.empty()) history_.push_back(llm::message::system(options_.system));
+}
+
+void agent::emit(agent_event e) const {
+  if (options_.on_event) options_.on_event(e);
+}
+
+status agent::check_budget() const {
+  if (options_.max_cost > 0 && last_.usage.cost > options_.max_cost)
+    return fail(errc::budget_exceeded, "agent: the run cost " + std::to_string(last_.usage.cost) +
+                                           ", over max_cost " + std::to_string(options_.max_cost) +
+                                           "; raise the budget to continue");
+  if (options_.max_total_tokens > 0 && last_.usage.total_tokens() > options_.max_total_tokens)
+    return fail(errc::budget_exceeded,
+                "agent: the run used " + std::to_string(last_.usage.total_tokens()) +
+                    " tokens, over max_total_tokens " + std::to_string(options_.max_total_tokens) +
+                    "; raise the budget to continue");
+  return {};
+}
+
+result<llm::chat_response> agent::ask(int turn, std::stop_token stop) {
+  llm::chat_request req{.messages = history_,
+                        .choice = turn == 1 ? options_.choice : llm::tool_choice{},
+                        .parallel_tool_calls = options_.parallel_tool_calls,
+                        .strict = options_.strict,
+                        .max_tokens = options_.max_tokens,
+                        .temperature = options_.temperature,
+                        .stream = options_.stream};
+  for (const auto& entry : tools_.list()) req.tools.push_back(entry->definition);
+  emit({.what = agent_event::kind::model_request, .turn = turn, .messages = history_.size()});
+  llm::stream_callbacks cb;
+  if (options_.on_event) {
+    cb.on_text = [&](std::string_view s) {
+      emit({.what = agent_event::kind::text_delta, .turn = turn, .text = std::string(s)});
+    };
+    cb.on_reasoning = [&](std::string_view s) {
+      emit({.what = agent_event::kind::reasoning_delta, .turn = turn, .text = std::string(s)});
+    };
+  }
+  return model_.complete(req, cb, stop);
+}
+
+std::vector<tool_result> agent::run_calls(int turn, const std::vector<tool_call>& calls,
+                                          std::stop_token stop) {
+  std::vector<tool_result> results(calls.size());
+  std::vector<tool_call> to_run;
+  std::vector<size_t> slots;
+  for (size_t i = 0; i < calls.size(); ++i) {
+    const tool_call& c = calls[i];
+    emit({.what = agent_event::kind::tool_call, .turn = turn, .call = c});
+    auto entry = tools_.find(c.name);
+    if (c.arguments.is_null()) {
+      // Unparsable arguments go back with the schema, so the model can correct itself.
+      std::string msg = "the arguments of \"" + c.name + "\" are not valid JSON: " +
+                        c.raw_arguments.substr(0, 200) + ". Call it again with a JSON object";
+      if (entry) msg += " matching this input schema: " + dump_json(entry->definition.input_schema);
+      results[i] = tool_result::error(msg);
+      continue;
+    }
+    auto& seen = seen_calls_[call_key(c)];
+    if (seen.count >= options_.loop_limit) {
+      results[i] = tool_result::error(
+          "you already called \"" + c.name + "\" with exactly these arguments " +
+          std::to_string(seen.count) + " times; it was not run again. Its last result was: " +
+          seen.last_text + ". Use that result or call it with different arguments.");
+      continue;
+    }
+    to_run.push_back(c);
+    slots.push_back(i);
+  }
+  if (!to_run.empty()) {
+    std::vector<tool_result> ran;
+    if (options_.runner) {
+      ran = options_.runner(to_run, stop);
+    } else {
+      exec::executor& ex = options_.executor ? *options_.executor : *own_executor_;
+      ran = ex.run_all(to_run, {.stop = stop});
+    }
+    for (size_t k = 0; k < slots.size() && k < ran.size(); ++k) results[slots[k]] = std::move(ran[k]);
+  }
+  for (size_t i = 0; i < calls.size(); ++i) {
+    auto& seen = seen_calls_[call_key(calls[i])];
+    if (!calls[i].arguments.is_null()) {
+      ++seen.count;
+      seen.last_text = results[i].all_text().substr(0, 500);
+    }
+    auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(results[i].duration);
+    emit({.what = agent_event::kind::tool_result, .turn = turn, .call = calls[i],
+          .result = results[i], .duration = ms});
+    last_.tool_calls.push_back({calls[i], results[i], ms, turn});
+  }
+  return results;
+}
+
+result<run_result> agent::run(std::string user_text, std::stop_token stop) {
+  last_ = {};
+  history_.push_back(llm::message::user(std::move(user_text)));
+  auto failed = [&](error e) -> result<run_result> {
+    emit({.what = agent_event::kind::error, .turn = last_.turns, .text = e.message});
+    return fail(std::move(e));
+  };
+  for (int turn = 1;; ++turn) {
+    if (stop.stop_requested()) return failed({errc::cancelled, "agent: the run was cancelled"});
+    if (turn > options_.max_turns)
+      return failed({errc::budget_exceeded,
+                     "agent: max_turns (" + std::to_string(options_.max_turns) +
+                         ") reached without a final answer; raise --max-turns or simplify the task"});
+    last_.turns = turn;
+    auto reply = ask(turn, stop);
+    if (!reply) return failed(reply.error());
+    last_.usage += reply->usage;
+    last_.finish = reply->finish;
+    emit({.what = agent_event::kind::model_response, .turn = turn,
+          .text = std::string(llm::to_string(reply->finish)), .usage = reply->usage});
+    if (reply->finish == llm::finish_reason::length && !reply->reply.tool_calls.empty())
+      return failed({errc::protocol_error,
+                     "agent: the model hit its output token limit while writing tool-call "
+                     "arguments, so they are truncated; raise max_tokens"});
+    history_.push_back(reply->reply);
+    if (auto budget = check_budget(); !budget) return failed(budget.error());
+    if (reply->reply.tool_calls.empty()) {
+      if (reply->finish == llm::finish_reason::pause) continue;  // Anthropic pause_turn
+      last_.answer = reply->reply.text();
+      emit({.what = agent_event::kind::answer, .turn = turn, .text = last_.answer,
+            .usage = last_.usage});
+      return last_;
+    }
+    auto results = run_calls(turn, reply->reply.tool_calls, stop);
+    for (size_t i = 0; i < results.size(); ++i)
+      history_.push_back(llm::message::tool_result(reply->reply.tool_calls[i], results[i]));
+  }
+}
+
+}  // namespace tooluse

@@ -1,0 +1,180 @@
+// http::send over libcurl's easy interface: one easy handle per call, so calls on different
+// threads share nothing. Idle-read timeouts use CURLOPT_LOW_SPEED_*, cancellation the
+// progress callback, which libcurl calls at least about once a second even when idle.
+#include <curl/curl.h>
+
+#include <algorithm>
+#include <cctype>
+#include <mutex>
+
+#include "tooluse/http/client.hpp"
+
+namespace tooluse::http {
+namespace {
+
+void global_init() {
+  static std::once_flag once;
+  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+}
+
+bool iequals(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) ==
+                  std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r' ||
+                        s.back() == '\n'))
+    s.remove_suffix(1);
+  return s;
+}
+
+struct transfer {
+  const send_options* options = nullptr;
+  response res;
+  bool headers_reported = false;
+  bool aborted_by_callback = false;
+  long status = 0;
+  CURL* easy = nullptr;
+
+  void report_headers() {
+    if (headers_reported) return;
+    headers_reported = true;
+    curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status);
+    res.status = static_cast<int>(status);
+    if (options->on_headers) options->on_headers(res.status, res.headers);
+  }
+};
+
+size_t on_header(char* data, size_t size, size_t count, void* user) {
+  auto* t = static_cast<transfer*>(user);
+  std::string_view line(data, size * count);
+  if (line.rfind("HTTP/", 0) == 0) {
+    t->res.headers.clear();  // a new response (after 100-continue or a redirect)
+    return size * count;
+  }
+  auto colon = line.find(':');
+  if (colon != std::string_view::npos)
+    t->res.headers.push_back(
+        {std::string(trim(line.substr(0, colon))), std::string(trim(line.substr(colon + 1)))});
+  return size * count;
+}
+
+size_t on_write(char* data, size_t size, size_t count, void* user) {
+  auto* t = static_cast<transfer*>(user);
+  t->report_headers();
+  std::string_view chunk(data, size * count);
+  if (t->options->on_body) {
+    if (!t->options->on_body(chunk)) {
+      t->aborted_by_callback = true;
+      return CURL_WRITEFUNC_ERROR;
+    }
+  } else {
+    t->res.body.append(chunk);
+  }
+  return size * count;
+}
+
+int on_progress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
+  auto* t = static_cast<transfer*>(user);
+  return t->options->stop.stop_requested() ? 1 : 0;
+}
+
+std::string host_of(const std::string& url) {
+  auto start = url.find("://");
+  start = start == std::string::npos ? 0 : start + 3;
+  auto end = url.find_first_of("/?#", start);
+  return url.substr(start, end == std::string::npos ? std::string::npos : end - start);
+}
+
+tooluse::error map_error(CURLcode code, const transfer& t, const request& req,
+                         const char* detail) {
+  std::string what = detail[0] ? detail : curl_easy_strerror(code);
+  std::string host = host_of(req.url);
+  if (t.options->stop.stop_requested() || code == CURLE_ABORTED_BY_CALLBACK)
+    return {errc::cancelled, "http request to " + host + " was cancelled"};
+  if (t.aborted_by_callback) return {errc::cancelled, "http request to " + host + " was aborted"};
+  switch (code) {
+    case CURLE_URL_MALFORMAT:
+    case CURLE_UNSUPPORTED_PROTOCOL:
+      return {errc::invalid_argument, "invalid url \"" + req.url + "\": " + what};
+    case CURLE_OPERATION_TIMEDOUT:
+      return {errc::timeout, "http request to " + host + " timed out: " + what};
+    default:
+      return {errc::network_error, "http request to " + host + " failed: " + what};
+  }
+}
+
+void set_timeouts(CURL* easy, const request& req) {
+  curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(req.connect_timeout.count()));
+  if (req.total_timeout.count() > 0)
+    curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, static_cast<long>(req.total_timeout.count()));
+  if (req.read_timeout.count() > 0) {
+    // "Fewer than 1 byte per second for N seconds" is libcurl's idle timeout.
+    long secs = std::max<long>(1, static_cast<long>((req.read_timeout.count() + 999) / 1000));
+    curl_easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
+    curl_easy_setopt(easy, CURLOPT_LOW_SPEED_TIME, secs);
+  }
+}
+
+}  // namespace
+
+std::optional<std::string> find_header(const std::vector<header>& headers,
+                                       std::string_view name) {
+  for (const auto& h : headers)
+    if (iequals(h.name, name)) return h.value;
+  return std::nullopt;
+}
+
+result<response> send(const request& req, const send_options& options) {
+  global_init();
+  if (options.stop.stop_requested())
+    return fail(errc::cancelled, "http request to " + host_of(req.url) + " was cancelled");
+  CURL* easy = curl_easy_init();
+  if (!easy) return fail(errc::internal, "curl_easy_init failed");
+  transfer t{.options = &options, .easy = easy};
+  char errbuf[CURL_ERROR_SIZE] = {0};
+  curl_slist* list = nullptr;
+  for (const auto& h : req.headers) list = curl_slist_append(list, (h.name + ": " + h.value).c_str());
+  if (!find_header(req.headers, "Expect")) list = curl_slist_append(list, "Expect:");
+
+  curl_easy_setopt(easy, CURLOPT_URL, req.url.c_str());
+  curl_easy_setopt(easy, CURLOPT_CUSTOMREQUEST, req.method.c_str());
+  if (!req.body.empty() || req.method == "POST" || req.method == "PUT") {
+    curl_easy_setopt(easy, CURLOPT_POSTFIELDS, req.body.data());
+    curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(req.body.size()));
+  }
+  curl_easy_setopt(easy, CURLOPT_HTTPHEADER, list);
+  curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, errbuf);
+  curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, "");  // gzip etc., decoded by libcurl
+  curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, &on_header);
+  curl_easy_setopt(easy, CURLOPT_HEADERDATA, &t);
+  curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, &on_write);
+  curl_easy_setopt(easy, CURLOPT_WRITEDATA, &t);
+  curl_easy_setopt(easy, CURLOPT_NOPROGRESS, 0L);
+  curl_easy_setopt(easy, CURLOPT_XFERINFOFUNCTION, &on_progress);
+  curl_easy_setopt(easy, CURLOPT_XFERINFODATA, &t);
+  set_timeouts(easy, req);
+
+  CURLcode code = curl_easy_perform(easy);
+  result<response> out = fail(errc::internal, "unreachable");
+  if (code == CURLE_OK) {
+    t.report_headers();
+    out = std::move(t.res);
+  } else {
+    out = fail(map_error(code, t, req, errbuf));
+  }
+  curl_slist_free_all(list);
+  curl_easy_cleanup(easy);
+  return out;
+}
+
+transport default_transport() {
+  return [](const request& req, const send_options& options) { return send(req, options); };
+}
+
+}  // namespace tooluse::http

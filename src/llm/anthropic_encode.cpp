@@ -1,0 +1,138 @@
+// Encoding a chat_request for the Anthropic Messages API and decoding its JSON answer.
+#include "anthropic_wire.hpp"
+
+namespace tooluse::llm::detail {
+namespace {
+
+json part_json(const content_part& p) {
+  if (p.type == content_part::kind::text) return {{"type", "text"}, {"text", p.text}};
+  if (!p.url.empty()) return {{"type", "image"}, {"source", {{"type", "url"}, {"url", p.url}}}};
+  return {{"type", "image"},
+          {"source", {{"type", "base64"}, {"media_type", p.mime_type}, {"data", p.data}}}};
+}
+
+json content_json(const message& m) {
+  if (m.content.size() == 1 && m.content[0].type == content_part::kind::text)
+    return m.content[0].text;
+  json out = json::array();
+  for (const auto& p : m.content) out.push_back(part_json(p));
+  return out;
+}
+
+json assistant_json(const message& m, const schema::name_map& names) {
+  json blocks = json::array();
+  // Thinking blocks must go back unchanged (with their signatures) in a tool-use turn.
+  if (m.extras.contains("anthropic") && m.extras["anthropic"].contains("thinking_blocks"))
+    for (const auto& b : m.extras["anthropic"]["thinking_blocks"]) blocks.push_back(b);
+  for (const auto& p : m.content) blocks.push_back(part_json(p));
+  for (const auto& c : m.tool_calls)
+    blocks.push_back({{"type", "tool_use"}, {"id", c.id},
+                      {"name", names.provider_name(c.name).value_or(c.name)},
+                      {"input", c.arguments.is_object() ? c.arguments : json::object()}});
+  return {{"role", "assistant"}, {"content", blocks}};
+}
+
+json tool_result_json(const message& m) {
+  json block = {{"type", "tool_result"}, {"tool_use_id", m.tool_call_id}, {"content", content_json(m)}};
+  if (m.content.empty()) block["content"] = "";
+  if (m.is_error) block["is_error"] = true;
+  return block;
+}
+
+}  // namespace
+
+json anthropic_messages_json(const std::vector<message>& messages, const schema::name_map& names) {
+  json out = json::array();
+  for (const auto& m : messages) {
+    switch (m.role) {
+      case role::system: break;  // top-level "system"
+      case role::user: out.push_back({{"role", "user"}, {"content", content_json(m)}}); break;
+      case role::assistant: out.push_back(assistant_json(m, names)); break;
+      case role::tool:
+        // All results of one turn go in one user message that holds only tool_result blocks.
+        if (out.empty() || out.back()["role"] != "user" || !out.back()["content"].is_array() ||
+            out.back()["content"].empty() || out.back()["content"][0]["type"] != "tool_result")
+          out.push_back({{"role", "user"}, {"content", json::array()}});
+        out.back()["content"].push_back(tool_result_json(m));
+        break;
+    }
+  }
+  return out;
+}
+
+json anthropic_tool_choice(const tool_choice& choice, std::optional<bool> parallel,
+                           const schema::name_map& names) {
+  json j;
+  switch (choice.what) {
+    case tool_choice::mode::automatic: j = {{"type", "auto"}}; break;
+    case tool_choice::mode::none: return {{"type", "none"}};
+    case tool_choice::mode::required: j = {{"type", "any"}}; break;
+    case tool_choice::mode::named:
+      j = {{"type", "tool"}, {"name", names.provider_name(choice.name).value_or(choice.name)}};
+      break;
+  }
+  if (parallel && !*parallel) j["disable_parallel_tool_use"] = true;
+  return j;
+}
+
+finish_reason anthropic_finish(const std::string& raw) {
+  if (raw == "end_turn" || raw == "stop_sequence") return finish_reason::stop;
+  if (raw == "tool_use") return finish_reason::tool_calls;
+  if (raw == "max_tokens") return finish_reason::length;
+  if (raw == "refusal") return finish_reason::content_filter;
+  if (raw == "pause_turn") return finish_reason::pause;
+  if (raw == "model_context_window_exceeded") return finish_reason::context_window;
+  return finish_reason::other;
+}
+
+void anthropic_usage(const json& u, usage& out) {
+  if (!u.is_object()) return;
+  auto get = [&](const char* k, std::int64_t& field) {
+    if (u.contains(k) && u[k].is_number_integer()) field = u[k].get<std::int64_t>();
+  };
+  get("input_tokens", out.input_tokens);
+  get("output_tokens", out.output_tokens);
+  get("cache_read_input_tokens", out.cache_read_tokens);
+  get("cache_creation_input_tokens", out.cache_write_tokens);
+}
+
+tool_call anthropic_call(const json& block, const schema::name_map& names) {
+  std::string wire = block.value("name", "");
+  json input = block.contains("input") ? block["input"] : json::object();
+  tool_call c{.id = block.value("id", ""),
+              .name = names.original_name(wire).value_or(wire),
+              .raw_arguments = dump_json(input),
+              .arguments = input};
+  return c;
+}
+
+result<chat_response> anthropic_decode(const json& body, const schema::name_map& names) {
+  if (!body.is_object() || !body.contains("content") || !body["content"].is_array())
+    return fail(errc::protocol_error,
+                "anthropic: response has no content array: " + dump_json(body).substr(0, 300));
+  chat_response out;
+  out.reply.role = role::assistant;
+  std::string text;
+  for (const auto& b : body["content"]) {
+    std::string type = b.value("type", "");
+    if (type == "text") {
+      text += b.value("text", "");
+    } else if (type == "thinking" || type == "redacted_thinking") {
+      out.reply.reasoning += b.value("thinking", "");
+      out.reply.extras["anthropic"]["thinking_blocks"].push_back(b);
+    } else if (type == "tool_use") {
+      out.reply.tool_calls.push_back(anthropic_call(b, names));
+    }
+  }
+  if (!text.empty()) out.reply.content.push_back(content_part::text_part(text));
+  out.raw_finish = body.value("stop_reason", json("end_turn")).is_string()
+                       ? body.value("stop_reason", std::string("end_turn"))
+                       : "end_turn";
+  out.finish = anthropic_finish(out.raw_finish);
+  anthropic_usage(body.value("usage", json()), out.usage);
+  out.model = body.value("model", "");
+  out.id = body.value("id", "");
+  return out;
+}
+
+}  // namespace tooluse::llm::detail

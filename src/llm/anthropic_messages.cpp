@@ -1,0 +1,182 @@
+// The Anthropic Messages adapter: request building, the JSON answer and the SSE stream.
+#include "tooluse/llm/anthropic_messages.hpp"
+
+#include <map>
+#include <stdexcept>
+
+#include "anthropic_wire.hpp"
+#include "tooluse/http/sse.hpp"
+
+namespace tooluse::llm {
+namespace {
+
+// stream_state assembles content blocks by their index; tool input from input_json_delta.
+struct stream_state {
+  const schema::name_map* names = nullptr;
+  const stream_callbacks* callbacks = nullptr;
+  struct block {
+    json start;
+    std::string text, partial_json, thinking, signature;
+  };
+  std::map<int, block> blocks;
+  chat_response out;
+  bool stopped = false;
+  std::string stop_reason;
+  std::optional<error> failure;
+
+  void on_event(const http::sse_event& ev) {
+    if (failure) return;
+    auto j = parse_json(ev.data);
+    if (!j || !j->is_object()) {
+      failure = error{errc::protocol_error,
+                      "anthropic: stream event is not JSON: " + ev.data.substr(0, 200)};
+      return;
+    }
+    std::string type = j->value("type", ev.event);
+    if (type == "message_start") {
+      const json& m = j->value("message", json::object());
+      out.id = m.value("id", "");
+      out.model = m.value("model", "");
+      detail::anthropic_usage(m.value("usage", json()), out.usage);
+    } else if (type == "content_block_start") {
+      auto& b = blocks[j->value("index", 0)];
+      b.start = j->value("content_block", json::object());
+      if (b.start.value("type", "") == "tool_use" && callbacks->on_tool_call_start) {
+        std::string wire = b.start.value("name", "");
+        callbacks->on_tool_call_start(b.start.value("id", ""),
+                                      names->original_name(wire).value_or(wire));
+      }
+    } else if (type == "content_block_delta") {
+      on_delta(blocks[j->value("index", 0)], j->value("delta", json::object()));
+    } else if (type == "message_delta") {
+      const json& d = j->value("delta", json::object());
+      if (d.contains("stop_reason") && d["stop_reason"].is_string())
+        stop_reason = d["stop_reason"].get<std::string>();
+      detail::anthropic_usage(j->value("usage", json()), out.usage);
+    } else if (type == "message_stop") {
+      stopped = true;
+    } else if (type == "error") {
+      failure = error{errc::http_error, "anthropic: error in stream: " +
+                                            detail::provider_error_message(ev.data)};
+    }
+  }
+
+  void on_delta(block& b, const json& d) {
+    std::string type = d.value("type", "");
+    if (type == "text_delta") {
+      std::string s = d.value("text", "");
+      b.text += s;
+      if (!s.empty() && callbacks->on_text) callbacks->on_text(s);
+    } else if (type == "input_json_delta") {
+      b.partial_json += d.value("partial_json", "");
+    } else if (type == "thinking_delta") {
+      std::string s = d.value("thinking", "");
+      b.thinking += s;
+      if (!s.empty() && callbacks->on_reasoning) callbacks->on_reasoning(s);
+    } else if (type == "signature_delta") {
+      b.signature += d.value("signature", "");
+    }
+  }
+
+  result<chat_response> finish() {
+    if (failure) return fail(*failure);
+    if (!stopped && stop_reason.empty())
+      return fail(errc::protocol_error,
+                  "anthropic: the stream ended before the answer was complete (no message_stop); "
+                  "the connection was cut or the server failed mid-answer");
+    out.reply.role = role::assistant;
+    std::string text;
+    for (auto& [index, b] : blocks) {
+      std::string type = b.start.value("type", "");
+      if (type == "text") {
+        text += b.text;
+      } else if (type == "thinking") {
+        out.reply.reasoning += b.thinking;
+        out.reply.extras["anthropic"]["thinking_blocks"].push_back(
+            {{"type", "thinking"}, {"thinking", b.thinking}, {"signature", b.signature}});
+      } else if (type == "redacted_thinking") {
+        out.reply.extras["anthropic"]["thinking_blocks"].push_back(b.start);
+      } else if (type == "tool_use") {
+        // Parse at the block's end; an empty concatenation means {}.
+        std::string raw = b.partial_json.empty() ? "{}" : b.partial_json;
+        std::string wire = b.start.value("name", "");
+        out.reply.tool_calls.push_back(tool_call::from_text(
+            b.start.value("id", ""), names->original_name(wire).value_or(wire), raw));
+      }
+    }
+    if (!text.empty()) out.reply.content.push_back(content_part::text_part(text));
+    out.raw_finish = stop_reason.empty() ? "end_turn" : stop_reason;
+    out.finish = detail::anthropic_finish(out.raw_finish);
+    return std::move(out);
+  }
+};
+
+}  // namespace
+
+anthropic_messages::anthropic_messages(provider_options options) : options_(std::move(options)) {
+  if (options_.base_url.empty())
+    throw std::invalid_argument("anthropic_messages: base_url is empty");
+  if (options_.model.empty()) throw std::invalid_argument("anthropic_messages: model is empty");
+}
+
+result<json> anthropic_messages::encode_request(const chat_request& req) const {
+  auto tools = detail::export_wire_tools(req.tools, schema::export_target::anthropic);
+  if (!tools) return fail(tools.error());
+  json body = {{"model", options_.model}, {"max_tokens", req.max_tokens.value_or(4096)}};
+  std::string system;
+  for (const auto& m : req.messages)
+    if (m.role == role::system) system += (system.empty() ? "" : "\n\n") + m.text();
+  if (!system.empty()) body["system"] = system;
+  body["messages"] = detail::anthropic_messages_json(req.messages, tools->names);
+  if (!req.tools.empty()) {
+    body["tools"] = tools->tools;
+    if (req.choice.what != tool_choice::mode::automatic ||
+        (req.parallel_tool_calls && !*req.parallel_tool_calls))
+      body["tool_choice"] =
+          detail::anthropic_tool_choice(req.choice, req.parallel_tool_calls, tools->names);
+  }
+  if (req.temperature) body["temperature"] = *req.temperature;
+  if (req.stream) body["stream"] = true;
+  return body;
+}
+
+result<chat_response> anthropic_messages::complete(const chat_request& req,
+                                                   const stream_callbacks& callbacks,
+                                                   std::stop_token stop) {
+  auto tools = detail::export_wire_tools(req.tools, schema::export_target::anthropic);
+  if (!tools) return fail(tools.error());
+  auto body = encode_request(req);
+  if (!body) return fail(body.error());
+  http::request hreq{.method = "POST",
+                     .url = detail::join_url(options_.base_url, "v1/messages"),
+                     .headers = {{"Content-Type", "application/json"},
+                                 {"anthropic-version", "2023-06-01"}},
+                     .body = dump_json(*body)};
+  if (req.stream) hreq.headers.push_back({"Accept", "text/event-stream"});
+  if (!options_.api_key.empty()) hreq.headers.push_back({"x-api-key", options_.api_key});
+  for (const auto& h : options_.extra_headers) hreq.headers.push_back(h);
+
+  result<chat_response> out = fail(errc::internal, "unreachable");
+  if (!req.stream) {
+    auto res = detail::send_with_retry(options_, "anthropic", std::move(hreq), {}, stop);
+    if (!res) return fail(res.error());
+    auto j = parse_json(res->body);
+    if (!j) return fail(errc::protocol_error, "anthropic: response is not JSON: " + j.error().message);
+    out = detail::anthropic_decode(*j, tools->names);
+  } else {
+    stream_state state{.names = &tools->names, .callbacks = &callbacks};
+    http::sse_parser parser;
+    auto handler = [&](const http::sse_event& ev) { state.on_event(ev); };
+    detail::exchange_hooks hooks{.on_body = [&](std::string_view chunk) {
+      parser.feed(chunk, handler);
+      return true;
+    }};
+    auto res = detail::send_with_retry(options_, "anthropic", std::move(hreq), hooks, stop);
+    if (!res) return fail(res.error());
+    out = state.finish();
+  }
+  if (out) detail::apply_price(out->usage, options_.price);
+  return out;
+}
+
+}  // namespace tooluse::llm

@@ -1,0 +1,172 @@
+// The OpenAI Chat Completions adapter: request building, the JSON answer and the SSE stream.
+#include "tooluse/llm/openai_chat.hpp"
+
+#include <map>
+#include <stdexcept>
+
+#include "openai_wire.hpp"
+#include "tooluse/http/sse.hpp"
+
+namespace tooluse::llm {
+namespace {
+
+// stream_state assembles a streamed answer: tool-call fragments keyed by their index.
+struct stream_state {
+  const chat_request* req = nullptr;
+  const schema::name_map* names = nullptr;
+  const stream_callbacks* callbacks = nullptr;
+  struct partial_call {
+    std::string id, name, arguments;
+  };
+  std::map<int, partial_call> calls;
+  std::string text, reasoning, finish, model, id;
+  usage use;
+  bool done = false;
+  std::optional<error> failure;
+
+  void on_event(const http::sse_event& ev) {
+    if (failure) return;
+    if (ev.data == "[DONE]") {
+      done = true;
+      return;
+    }
+    auto j = parse_json(ev.data);
+    if (!j || !j->is_object()) {
+      failure = error{errc::protocol_error, "openai: stream event is not JSON: " + ev.data.substr(0, 200)};
+      return;
+    }
+    if (j->contains("error")) {
+      failure = error{errc::http_error, "openai: error in stream: " +
+                                            detail::provider_error_message(ev.data)};
+      return;
+    }
+    if (model.empty()) model = j->value("model", "");
+    if (id.empty()) id = j->value("id", "");
+    if (j->contains("usage") && (*j)["usage"].is_object()) use = detail::openai_usage((*j)["usage"]);
+    if (!j->contains("choices") || !(*j)["choices"].is_array()) return;
+    for (const auto& choice : (*j)["choices"]) {
+      if (choice.value("index", 0) != 0) continue;  // n = 1
+      if (choice.contains("delta") && choice["delta"].is_object()) on_delta(choice["delta"]);
+      if (choice.contains("finish_reason") && choice["finish_reason"].is_string())
+        finish = choice["finish_reason"].get<std::string>();
+    }
+  }
+
+  void on_delta(const json& delta) {
+    if (delta.contains("content") && delta["content"].is_string()) {
+      const auto& s = delta["content"].get_ref<const std::string&>();
+      text += s;
+      if (!s.empty() && callbacks->on_text) callbacks->on_text(s);
+    }
+    for (const char* key : {"reasoning_content", "reasoning"}) {
+      if (delta.contains(key) && delta[key].is_string()) {
+        const auto& s = delta[key].get_ref<const std::string&>();
+        reasoning += s;
+        if (!s.empty() && callbacks->on_reasoning) callbacks->on_reasoning(s);
+      }
+    }
+    if (!delta.contains("tool_calls") || !delta["tool_calls"].is_array()) return;
+    for (const auto& frag : delta["tool_calls"]) {
+      auto& c = calls[frag.value("index", 0)];
+      if (frag.contains("id") && frag["id"].is_string()) c.id = frag["id"].get<std::string>();
+      const json& fn = frag.value("function", json::object());
+      if (fn.contains("name") && fn["name"].is_string() && c.name.empty()) {
+        c.name = fn["name"].get<std::string>();
+        if (callbacks->on_tool_call_start)
+          callbacks->on_tool_call_start(c.id, names->original_name(c.name).value_or(c.name));
+      }
+      if (fn.contains("arguments") && fn["arguments"].is_string())
+        c.arguments += fn["arguments"].get_ref<const std::string&>();
+    }
+  }
+
+  result<chat_response> finish_response() {
+    if (failure) return fail(*failure);
+    if (finish.empty())
+      return fail(errc::protocol_error,
+                  "openai: the stream ended before the answer was complete (no finish_reason); "
+                  "the connection was cut or the server failed mid-answer");
+    chat_response out;
+    out.reply.role = role::assistant;
+    if (!text.empty()) out.reply.content.push_back(content_part::text_part(text));
+    out.reply.reasoning = reasoning;
+    for (auto& [index, c] : calls)
+      out.reply.tool_calls.push_back(detail::decode_call(c.id, c.name, c.arguments, *req, *names));
+    out.raw_finish = finish;
+    out.finish = detail::openai_finish(finish);
+    out.usage = use;
+    out.model = model;
+    out.id = id;
+    return out;
+  }
+};
+
+}  // namespace
+
+openai_chat::openai_chat(provider_options options) : options_(std::move(options)) {
+  if (options_.base_url.empty()) throw std::invalid_argument("openai_chat: base_url is empty");
+  if (options_.model.empty()) throw std::invalid_argument("openai_chat: model is empty");
+}
+
+result<json> openai_chat::encode_request(const chat_request& req) const {
+  auto tools = detail::export_wire_tools(
+      req.tools, req.strict ? schema::export_target::openai_strict : schema::export_target::openai);
+  if (!tools) return fail(tools.error());
+  json body = {{"model", options_.model},
+               {"messages", detail::openai_messages(req.messages, tools->names)}};
+  if (!req.tools.empty()) {
+    body["tools"] = tools->tools;
+    if (req.choice.what != tool_choice::mode::automatic)
+      body["tool_choice"] = detail::openai_tool_choice(req.choice, tools->names);
+    if (req.parallel_tool_calls) body["parallel_tool_calls"] = *req.parallel_tool_calls;
+  }
+  if (req.max_tokens) body["max_tokens"] = *req.max_tokens;
+  if (req.temperature) body["temperature"] = *req.temperature;
+  if (req.stream) {
+    body["stream"] = true;
+    body["stream_options"] = {{"include_usage", true}};
+  }
+  return body;
+}
+
+result<chat_response> openai_chat::complete(const chat_request& req,
+                                            const stream_callbacks& callbacks,
+                                            std::stop_token stop) {
+  auto tools = detail::export_wire_tools(
+      req.tools, req.strict ? schema::export_target::openai_strict : schema::export_target::openai);
+  if (!tools) return fail(tools.error());
+  auto body = encode_request(req);
+  if (!body) return fail(body.error());
+  http::request hreq{.method = "POST",
+                     .url = detail::join_url(options_.base_url, "chat/completions"),
+                     .headers = {{"Content-Type", "application/json"}},
+                     .body = dump_json(*body)};
+  if (req.stream) hreq.headers.push_back({"Accept", "text/event-stream"});
+  if (!options_.api_key.empty())
+    hreq.headers.push_back({"Authorization", "Bearer " + options_.api_key});
+  for (const auto& h : options_.extra_headers) hreq.headers.push_back(h);
+
+  result<chat_response> out = fail(errc::internal, "unreachable");
+  if (!req.stream) {
+    auto res = detail::send_with_retry(options_, "openai", std::move(hreq), {}, stop);
+    if (!res) return fail(res.error());
+    auto j = parse_json(res->body);
+    if (!j) return fail(errc::protocol_error, "openai: response is not JSON: " + j.error().message);
+    out = detail::openai_decode(*j, req, tools->names);
+  } else {
+    stream_state state{.req = &req, .names = &tools->names, .callbacks = &callbacks};
+    http::sse_parser parser;
+    auto handler = [&](const http::sse_event& ev) { state.on_event(ev); };
+    detail::exchange_hooks hooks{.on_body = [&](std::string_view chunk) {
+      parser.feed(chunk, handler);
+      return true;
+    }};
+    auto res = detail::send_with_retry(options_, "openai", std::move(hreq), hooks, stop);
+    if (!res) return fail(res.error());
+    out = state.finish_response();
+  }
+  if (out) detail::apply_price(out->usage, options_.price);
+  return out;
+}
+
+}  // namespace tooluse::llm

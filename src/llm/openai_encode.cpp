@@ -1,0 +1,149 @@
+// Encoding a chat_request as an OpenAI Chat Completions body, and decoding the JSON answer.
+#include "openai_wire.hpp"
+
+namespace tooluse::llm::detail {
+namespace {
+
+bool starts_with_error(const std::string& s) {
+  return s.size() >= 5 && (s.compare(0, 5, "error") == 0 || s.compare(0, 5, "Error") == 0);
+}
+
+json user_content(const message& m) {
+  if (m.content.size() == 1 && m.content[0].type == content_part::kind::text)
+    return m.content[0].text;
+  json parts = json::array();
+  for (const auto& p : m.content) {
+    if (p.type == content_part::kind::text) {
+      parts.push_back({{"type", "text"}, {"text", p.text}});
+    } else {
+      std::string url = p.url.empty() ? "data:" + p.mime_type + ";base64," + p.data : p.url;
+      parts.push_back({{"type", "image_url"}, {"image_url", {{"url", url}}}});
+    }
+  }
+  return parts;
+}
+
+json tool_message(const message& m) {
+  // OpenAI tool messages take text only, and have no error flag: errors are a text convention.
+  std::string text;
+  for (const auto& p : m.content) {
+    if (!text.empty()) text += "\n";
+    text += p.type == content_part::kind::text
+                ? p.text
+                : "[image " + p.mime_type + ", " + std::to_string(p.data.size()) +
+                      " base64 bytes not shown]";
+  }
+  if (m.is_error && !starts_with_error(text)) text = "Error: " + text;
+  return {{"role", "tool"}, {"tool_call_id", m.tool_call_id}, {"content", text}};
+}
+
+json assistant_message(const message& m, const schema::name_map& names) {
+  std::string text = m.text();
+  json j = {{"role", "assistant"}, {"content", text.empty() ? json() : json(text)}};
+  if (!m.tool_calls.empty()) {
+    // DeepSeek's thinking mode needs its reasoning_content back within a tool-calling turn.
+    if (!m.reasoning.empty()) j["reasoning_content"] = m.reasoning;
+    json calls = json::array();
+    for (const auto& c : m.tool_calls) {
+      std::string wire = names.provider_name(c.name).value_or(c.name);
+      calls.push_back({{"id", c.id}, {"type", "function"},
+                       {"function", {{"name", wire}, {"arguments", c.raw_arguments}}}});
+    }
+    j["tool_calls"] = calls;
+  }
+  if (m.extras.contains("openai") && m.extras["openai"].is_object())
+    for (const auto& [k, v] : m.extras["openai"].items()) j[k] = v;
+  return j;
+}
+
+}  // namespace
+
+json openai_messages(const std::vector<message>& messages, const schema::name_map& names) {
+  json out = json::array();
+  for (const auto& m : messages) {
+    switch (m.role) {
+      case role::system: out.push_back({{"role", "system"}, {"content", m.text()}}); break;
+      case role::user: out.push_back({{"role", "user"}, {"content", user_content(m)}}); break;
+      case role::assistant: out.push_back(assistant_message(m, names)); break;
+      case role::tool: out.push_back(tool_message(m)); break;
+    }
+  }
+  return out;
+}
+
+json openai_tool_choice(const tool_choice& choice, const schema::name_map& names) {
+  switch (choice.what) {
+    case tool_choice::mode::automatic: return "auto";
+    case tool_choice::mode::none: return "none";
+    case tool_choice::mode::required: return "required";
+    case tool_choice::mode::named:
+      return {{"type", "function"},
+              {"function", {{"name", names.provider_name(choice.name).value_or(choice.name)}}}};
+  }
+  return "auto";
+}
+
+finish_reason openai_finish(const std::string& raw) {
+  if (raw == "stop") return finish_reason::stop;
+  if (raw == "tool_calls" || raw == "function_call") return finish_reason::tool_calls;
+  if (raw == "length") return finish_reason::length;
+  if (raw == "content_filter") return finish_reason::content_filter;
+  return finish_reason::other;
+}
+
+usage openai_usage(const json& u) {
+  usage out;
+  if (!u.is_object()) return out;
+  out.input_tokens = u.value("prompt_tokens", std::int64_t{0});
+  out.output_tokens = u.value("completion_tokens", std::int64_t{0});
+  if (u.contains("prompt_tokens_details") && u["prompt_tokens_details"].is_object())
+    out.cache_read_tokens = u["prompt_tokens_details"].value("cached_tokens", std::int64_t{0});
+  return out;
+}
+
+tool_call decode_call(std::string id, const std::string& wire_name, std::string arguments,
+                      const chat_request& req, const schema::name_map& names) {
+  std::string name = names.original_name(wire_name).value_or(wire_name);
+  tool_call call = tool_call::from_text(std::move(id), name, std::move(arguments));
+  if (req.strict && call.arguments.is_object()) {
+    for (const auto& t : req.tools)
+      if (t.name == name) call.arguments = schema::from_strict_arguments(t.input_schema, call.arguments);
+  }
+  return call;
+}
+
+result<chat_response> openai_decode(const json& body, const chat_request& req,
+                                    const schema::name_map& names) {
+  if (!body.is_object() || !body.contains("choices") || !body["choices"].is_array() ||
+      body["choices"].empty() || !body["choices"][0].contains("message"))
+    return fail(errc::protocol_error, "openai: response has no choices[0].message: " +
+                                          dump_json(body).substr(0, 300));
+  const json& choice = body["choices"][0];
+  const json& msg = choice["message"];
+  chat_response out;
+  out.reply.role = role::assistant;
+  if (msg.contains("content") && msg["content"].is_string())
+    out.reply.content.push_back(content_part::text_part(msg["content"].get<std::string>()));
+  if (msg.contains("reasoning_content") && msg["reasoning_content"].is_string())
+    out.reply.reasoning = msg["reasoning_content"].get<std::string>();
+  if (msg.contains("tool_calls") && msg["tool_calls"].is_array()) {
+    for (const auto& c : msg["tool_calls"]) {
+      const json& fn = c.value("function", json::object());
+      const json& args = fn.contains("arguments") ? fn["arguments"] : json("");
+      out.reply.tool_calls.push_back(decode_call(c.value("id", ""), fn.value("name", ""),
+                                                 args.is_string() ? args.get<std::string>()
+                                                                  : dump_json(args),
+                                                 req, names));
+    }
+  }
+  out.raw_finish = choice.value("finish_reason", json("stop")).is_string()
+                       ? choice.value("finish_reason", std::string("stop"))
+                       : "stop";
+  out.finish = openai_finish(out.raw_finish);
+  out.usage = openai_usage(body.value("usage", json()));
+  out.model = body.value("model", "");
+  out.id = body.value("id", "");
+  return out;
+}
+
+}  // namespace tooluse::llm::detail

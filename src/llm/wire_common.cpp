@@ -1,0 +1,164 @@
+#include "wire_common.hpp"
+
+#include <algorithm>
+#include <condition_variable>
+#include <mutex>
+#include <random>
+
+namespace tooluse::llm::detail {
+namespace {
+
+bool retryable_status(int status) {
+  return status == 408 || status == 409 || status == 429 || status >= 500;
+}
+
+// sleep_for_stop waits `d` unless a stop is requested first; returns false when stopped.
+bool sleep_for_stop(std::chrono::milliseconds d, std::stop_token stop) {
+  std::mutex m;
+  std::condition_variable_any cv;
+  std::unique_lock lock(m);
+  return !cv.wait_for(lock, stop, d, [] { return false; }) && !stop.stop_requested();
+}
+
+std::string status_error(const std::string& who, const http::request& req, int status,
+                         const std::string& body, int retries) {
+  std::string msg = who + ": HTTP " + std::to_string(status) + " from " + req.url;
+  if (retries > 0) msg += " after " + std::to_string(retries) + " retries";
+  std::string detail = provider_error_message(body);
+  if (!detail.empty()) msg += ": " + detail;
+  if (status == 401 || status == 403) msg += " (check the API key)";
+  return msg;
+}
+
+}  // namespace
+
+std::chrono::milliseconds retry_delay(const retry_policy& policy, int attempt,
+                                      const std::vector<http::header>& headers) {
+  using std::chrono::milliseconds;
+  if (auto ms = http::find_header(headers, "retry-after-ms")) {
+    try {
+      return std::min(milliseconds(static_cast<long>(std::stod(*ms))), policy.max_delay);
+    } catch (...) {
+    }
+  }
+  if (auto secs = http::find_header(headers, "retry-after")) {
+    try {
+      size_t used = 0;
+      double s = std::stod(*secs, &used);
+      if (used == secs->size() && s >= 0)
+        return std::min(milliseconds(static_cast<long>(s * 1000)), policy.max_delay);
+    } catch (...) {
+      // An HTTP-date: fall back to the backoff below.
+    }
+  }
+  auto base = policy.initial_delay * (1L << std::min(attempt, 16));
+  thread_local std::minstd_rand rng{std::random_device{}()};
+  auto jitter = milliseconds(base.count() > 0 ? rng() % (base.count() / 4 + 1) : 0);
+  return std::min(base + jitter, policy.max_delay);
+}
+
+result<http::response> send_with_retry(const provider_options& opts, const std::string& who,
+                                       http::request req, const exchange_hooks& hooks,
+                                       std::stop_token stop) {
+  http::transport send = opts.transport ? opts.transport : http::default_transport();
+  req.connect_timeout = opts.connect_timeout;
+  req.read_timeout = opts.read_timeout;
+  for (int attempt = 0;; ++attempt) {
+    bool ok_status = false;
+    bool streamed = false;
+    std::string error_body;
+    http::send_options so{.stop = stop};
+    so.on_headers = [&](int status, const std::vector<http::header>&) {
+      ok_status = status >= 200 && status < 300;
+    };
+    if (hooks.on_body) {
+      so.on_body = [&](std::string_view chunk) {
+        if (!ok_status) {
+          error_body.append(chunk);
+          return true;
+        }
+        streamed = true;
+        return hooks.on_body(chunk);
+      };
+    }
+    auto res = send(req, so);
+    bool can_retry = attempt < opts.retry.max_retries && !streamed;
+    if (!res) {
+      bool transient = res.error().code == errc::network_error;
+      if (!transient || !can_retry) {
+        res.error().message = who + ": " + (streamed ? "the stream was cut mid-answer: " : "") +
+                              res.error().message;
+        return res;
+      }
+      if (!sleep_for_stop(retry_delay(opts.retry, attempt, {}), stop))
+        return fail(errc::cancelled, who + ": request cancelled");
+      continue;
+    }
+    if (res->status >= 200 && res->status < 300) return res;
+    if (hooks.on_body) res->body = error_body;
+    if (retryable_status(res->status) && can_retry) {
+      if (!sleep_for_stop(retry_delay(opts.retry, attempt, res->headers), stop))
+        return fail(errc::cancelled, who + ": request cancelled");
+      continue;
+    }
+    errc code = res->status == 429 ? errc::rate_limited : errc::http_error;
+    return fail(code, status_error(who, req, res->status, res->body, attempt));
+  }
+}
+
+result<wire_tools> export_wire_tools(const std::vector<tool>& tools,
+                                      schema::export_target target) {
+  // Minimal mapping until schema::export_tools (translate.hpp) is available in every build;
+  // switching means replacing this body with a call to it.
+  wire_tools out;
+  bool anthropic = target == schema::export_target::anthropic;
+  out.names = schema::name_map(anthropic ? schema::anthropic_name_rule : schema::openai_name_rule);
+  std::vector<std::string> names;
+  for (const auto& t : tools) names.push_back(t.name);
+  out.names = schema::name_map::build(names, out.names.rule());
+  for (const auto& t : tools) {
+    std::string wire = *out.names.provider_name(t.name);
+    if (anthropic) {
+      out.tools.push_back(
+          {{"name", wire}, {"description", t.description}, {"input_schema", t.input_schema}});
+      continue;
+    }
+    json fn = {{"name", wire}, {"description", t.description}, {"parameters", t.input_schema}};
+    if (target == schema::export_target::openai_strict) {
+      auto strict = schema::make_strict_schema(t.input_schema, {.drop_unsupported = true});
+      if (!strict) return fail(strict.error().code, "tool \"" + t.name + "\": " + strict.error().message);
+      fn["parameters"] = *strict;
+      fn["strict"] = true;
+    }
+    out.tools.push_back({{"type", "function"}, {"function", fn}});
+  }
+  return out;
+}
+
+void apply_price(usage& u, const std::optional<price>& p) {
+  if (!p) return;
+  u.cost = (static_cast<double>(u.input_tokens) * p->input_per_mtok +
+            static_cast<double>(u.output_tokens) * p->output_per_mtok) /
+           1e6;
+}
+
+std::string join_url(const std::string& base, const std::string& path) {
+  std::string b = base;
+  while (!b.empty() && b.back() == '/') b.pop_back();
+  return b + (path.empty() || path.front() == '/' ? "" : "/") + path;
+}
+
+std::string provider_error_message(const std::string& body) {
+  auto j = parse_json(body);
+  if (j && j->is_object()) {
+    const json& e = j->contains("error") ? (*j)["error"] : *j;
+    if (e.is_object() && e.contains("message") && e["message"].is_string())
+      return e["message"].get<std::string>();
+    if (e.is_string()) return e.get<std::string>();
+  }
+  std::string text = body.substr(0, 300);
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+  return text;
+}
+
+}  // namespace tooluse::llm::detail

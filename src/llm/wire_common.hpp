@@ -1,0 +1,53 @@
+#pragma once
+// Internals shared by the provider adapters: sending with retries, tool-name mapping, costs.
+
+#include <functional>
+#include <map>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+#include "tooluse/http/client.hpp"
+#include "tooluse/llm/provider.hpp"
+#include "tooluse/schema/name_map.hpp"
+#include "tooluse/schema/translate.hpp"
+
+namespace tooluse::llm::detail {
+
+/// exchange_hooks: with on_body set, a 2xx body streams there; error bodies are buffered.
+struct exchange_hooks {
+  std::function<bool(std::string_view)> on_body;
+};
+
+/// send_with_retry POSTs `body` to `url`, retrying 429/5xx and connection failures with
+/// backoff (Retry-After honoured) while nothing has been streamed yet. Returns the 2xx
+/// response; anything else is an error naming `who` and quoting the provider's message.
+result<http::response> send_with_retry(const provider_options& opts, const std::string& who,
+                                       http::request req, const exchange_hooks& hooks,
+                                       std::stop_token stop);
+
+/// retry_delay computes the wait before retry number `attempt` (0-based) from the headers
+/// (Retry-After seconds, retry-after-ms) or exponential backoff.
+std::chrono::milliseconds retry_delay(const retry_policy& policy, int attempt,
+                                      const std::vector<http::header>& headers);
+
+/// wire_tools is a request's `tools` array and the name map to decode calls with.
+struct wire_tools {
+  json tools = json::array();
+  schema::name_map names;
+};
+
+/// export_wire_tools translates tool definitions for `target` (openai, openai_strict or
+/// anthropic), mapping names the provider would reject. The one place that knows the shapes.
+result<wire_tools> export_wire_tools(const std::vector<tool>& tools, schema::export_target target);
+
+/// apply_price fills u.cost from the optional price table.
+void apply_price(usage& u, const std::optional<price>& p);
+
+/// join_url appends `path` to `base` with exactly one '/' between them.
+std::string join_url(const std::string& base, const std::string& path);
+
+/// provider_error_message extracts {"error":{"message"}} (or the raw text, shortened).
+std::string provider_error_message(const std::string& body);
+
+}  // namespace tooluse::llm::detail
