@@ -1,0 +1,229 @@
+#pragma once
+/// \file server.hpp
+/// tooluse::mcp::server, an MCP server: tools (from a tool_registry or registered here),
+/// resources and templates, prompts, completion and logging, for both protocol eras: the
+/// session revisions (initialize handshake, 2025-03-26 .. 2025-11-25) and the stateless
+/// 2026-07-28 revision (per-request `_meta`, server/discover, multi-round-trip input).
+/// Transports (stdio, Streamable HTTP, in memory) live in transport.hpp and http_server.hpp.
+///
+/// Example:
+///   tooluse::tool_registry tools;
+///   tools.add({.name = "greet"}, [](const json&, call_context&) { return tool_result::text("hi"); });
+///   tooluse::mcp::server server({.name = "demo", .version = "1.0.0"}, &tools);
+///   return tooluse::mcp::serve_stdio(server) ? 0 : 1;
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <stop_token>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "tooluse/json.hpp"
+#include "tooluse/jsonrpc/message.hpp"
+#include "tooluse/mcp/protocol.hpp"
+#include "tooluse/result.hpp"
+#include "tooluse/tools/registry.hpp"
+
+namespace tooluse::mcp {
+
+class session;
+class server;
+
+/// request_context is what a handler sees of the request it serves. Valid only during the
+/// handler call. Thread-safe for progress and log.
+class request_context {
+ public:
+  request_context(server& srv, std::shared_ptr<session> s, const jsonrpc::request& req,
+                  std::function<void(const json&)> emit, std::stop_token stop);
+
+  /// params returns the request params (an object, possibly empty).
+  const json& params() const { return params_; }
+  /// meta returns params._meta (an object, possibly empty).
+  const json& meta() const { return meta_; }
+  /// protocol_version returns the revision the request is served under.
+  const std::string& protocol_version() const;
+  /// stateless tells whether the request uses the 2026-07-28 per-request model.
+  bool stateless() const;
+  /// client_capabilities returns the client's declared capabilities (an object).
+  const json& client_capabilities() const;
+  /// has_client_capability tells whether the client declared capability `name`.
+  bool has_client_capability(std::string_view name) const;
+  /// stop is requested when the client cancels the request or goes away.
+  std::stop_token stop() const { return stop_; }
+
+  /// progress sends notifications/progress when the request carried a progress token.
+  void progress(double progress, std::optional<double> total = std::nullopt,
+                std::string message = {});
+  /// log sends notifications/message if `level` passes the client's threshold (set with
+  /// logging/setLevel, or `_meta` logLevel in 2026-07-28; stateless requests without a
+  /// logLevel get no log messages).
+  void log(log_level level, json data, std::string logger = {});
+
+  /// request_client sends a server-to-client request (sampling/createMessage,
+  /// elicitation/create, roots/list) on this request's stream and waits for the answer.
+  /// Errors: errc::unsupported in stateless mode (return input_required instead);
+  /// errc::timeout; errc::cancelled; errc::protocol_error if the client answered with an error.
+  result<json> request_client(std::string method, json params,
+                              std::chrono::milliseconds timeout = std::chrono::seconds(60));
+
+  /// input_responses returns the 2026-07-28 `inputResponses` object (empty if none).
+  const json& input_responses() const { return input_responses_; }
+  /// input_response returns inputResponses[key], or nullptr.
+  const json* input_response(std::string_view key) const;
+  /// request_state returns the state this server sealed into the previous round, verified.
+  const std::optional<json>& request_state() const { return request_state_; }
+
+  /// session_ptr is the session (or per-request pseudo-session) the request belongs to.
+  const std::shared_ptr<session>& session_ptr() const { return session_; }
+
+ private:
+  friend class server;
+  friend struct context_access;
+  server& server_;
+  std::shared_ptr<session> session_;
+  json params_;
+  json meta_;
+  json id_;
+  std::function<void(const json&)> emit_;
+  std::stop_token stop_;
+  json input_responses_ = json::object();
+  std::optional<json> request_state_;
+};
+
+/// tool_outcome is what an MCP-level tool handler returns: a result (tool failures included,
+/// with is_error), a request for input (2026-07-28), or a protocol error such as
+/// missing_capability() (sent as a JSON-RPC error, not a tool result).
+using tool_outcome = std::variant<tool_result, input_required, jsonrpc::error_object>;
+
+/// missing_capability makes the 2026-07-28 MissingRequiredClientCapability error (-32021),
+/// e.g. missing_capability({{"sampling", json::object()}}); served with HTTP 400.
+jsonrpc::error_object missing_capability(json required_capabilities);
+/// mcp_tool_handler runs a tool with access to the MCP request (progress, logging, client
+/// requests, multi-round-trip input). Registry tools are adapted to this automatically.
+using mcp_tool_handler = std::function<tool_outcome(const json& arguments, request_context& ctx)>;
+
+/// resource_handler reads a resource; `variables` holds template variables (empty object for
+/// direct resources). Errors become JSON-RPC errors (not found: -32602 with data.uri).
+using resource_handler =
+    std::function<result<std::vector<resource_contents>>(const std::string& uri,
+                                                         const json& variables,
+                                                         request_context& ctx)>;
+
+/// prompt_outcome is a prompt result or a request for input (2026-07-28).
+using prompt_outcome = std::variant<prompt_result, input_required>;
+/// prompt_handler renders a prompt from its arguments (strings).
+using prompt_handler = std::function<result<prompt_outcome>(const json& arguments,
+                                                            request_context& ctx)>;
+
+/// completion_handler suggests values for argument `argument` of `ref`
+/// ({"type":"ref/prompt","name":...} or {"type":"ref/resource","uri":...}).
+using completion_handler = std::function<completion_result(
+    const json& ref, const std::string& argument, const std::string& value, request_context& ctx)>;
+
+/// cache_hint is a 2026-07-28 caching hint for a cacheable result.
+struct cache_hint {
+  long long ttl_ms = 0;
+  std::string scope = "private";  ///< "public" or "private"
+};
+
+/// server_options configure a server.
+struct server_options {
+  std::string instructions;             ///< sent in initialize / server/discover results
+  std::size_t page_size = 100;          ///< items per page of list results
+  bool stateless = true;                ///< serve 2026-07-28 per-request traffic
+  bool sessions = true;                 ///< serve the initialize handshake revisions
+  cache_hint list_cache{.ttl_ms = 0, .scope = "public"};   ///< tools/prompts/resources lists
+  cache_hint read_cache{.ttl_ms = 0, .scope = "private"};  ///< resources/read and discover
+  std::chrono::milliseconds tool_timeout{0};  ///< per call when the tool sets none; 0: none
+  bool validate_arguments = true;  ///< validate tool arguments against the input schema
+};
+
+/// server is an MCP server. Register features before serving; add/remove while serving is
+/// safe (list-changed notifications follow). Thread-safety: all members may be called
+/// concurrently; handlers run on transport threads, concurrently.
+class server {
+ public:
+  /// server creates a server for `info`, optionally serving the tools of `tools`, which must
+  /// outlive it (changes to the registry send tools/list_changed).
+  explicit server(implementation info, tool_registry* tools = nullptr, server_options options = {});
+  ~server();
+  server(const server&) = delete;
+  server& operator=(const server&) = delete;
+
+  /// add_tool registers an MCP-level tool (progress, logging, client requests, input_required).
+  /// Throws std::invalid_argument for an invalid or duplicate name or a non-object schema.
+  void add_tool(tool definition, mcp_tool_handler handler);
+  /// remove_tool unregisters a tool added with add_tool; false if unknown.
+  bool remove_tool(std::string_view name);
+  /// add_resource registers a directly listed resource.
+  void add_resource(resource r, resource_handler handler);
+  /// add_resource_template registers a template; reads whose URI matches it go to `handler`.
+  void add_resource_template(resource_template t, resource_handler handler);
+  /// add_prompt registers a prompt.
+  void add_prompt(prompt p, prompt_handler handler);
+  /// remove_prompt unregisters a prompt; false if unknown.
+  bool remove_prompt(std::string_view name);
+  /// set_completion installs the completion handler (declares the `completions` capability).
+  void set_completion(completion_handler handler);
+
+  /// notify_resource_updated tells subscribed sessions that `uri` changed.
+  void notify_resource_updated(const std::string& uri);
+  /// notify_list_changed sends notifications/<kind>/list_changed ("tools", "prompts",
+  /// "resources") to every session and stateless listener that asked for it.
+  void notify_list_changed(std::string_view kind);
+  /// log sends a log message to every session whose level lets it through.
+  void log(log_level level, json data, std::string logger = {});
+
+  /// capabilities returns the server capabilities object advertised to clients.
+  json capabilities() const;
+  /// info returns the server's implementation info.
+  const implementation& info() const;
+  /// options returns the options.
+  const server_options& options() const;
+
+  // --- transport plumbing -----------------------------------------------------------------
+
+  /// open_session creates a session for a connection (stdio, in-memory, an HTTP session).
+  /// `outbound` receives messages not tied to a request (list changes, log messages, resource
+  /// updates, server requests outside a request); it may be empty for now (set_outbound).
+  std::shared_ptr<session> open_session(std::function<void(const json&)> outbound = {});
+  /// close_session ends a session: pending client requests fail, running calls are stopped.
+  void close_session(const std::shared_ptr<session>& s);
+
+  /// handle_message processes one message of `s`. Requests are answered through `emit`
+  /// (related notifications and server requests first, the response last; `emit` is told
+  /// the last message with last = true). Blocks while a handler runs; transports call it
+  /// from a thread that may block. Returns false if the message was a request that gets no
+  /// response (it was cancelled).
+  bool handle_message(const std::shared_ptr<session>& s, const jsonrpc::message& m,
+                      const std::function<void(const json& message, bool last)>& emit);
+
+  /// stateless_check validates a 2026-07-28 request before it is handled (the `_meta`
+  /// fields, the protocol version); on failure it returns the error response and the HTTP
+  /// status to use.
+  struct rejection {
+    jsonrpc::response response;
+    int http_status = 400;
+  };
+  std::optional<rejection> stateless_check(const jsonrpc::request& r) const;
+
+  /// is_stateless_request tells whether a request uses the 2026-07-28 model (its _meta
+  /// carries a protocol version, or the session has none and the method is not initialize).
+  static bool is_stateless_request(const jsonrpc::request& r);
+
+  /// listen_stream registers a subscriptions/listen stream (2026-07-28): `emit` receives the
+  /// acknowledgement now and matching notifications later, until the returned handle dies.
+  std::shared_ptr<void> listen(const jsonrpc::request& r, std::function<void(const json&)> emit);
+
+  struct impl;
+
+ private:
+  friend class request_context;
+  std::unique_ptr<impl> impl_;
+};
+
+}  // namespace tooluse::mcp

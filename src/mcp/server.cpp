@@ -1,0 +1,296 @@
+// tooluse::mcp::server: registration, sessions, notifications and the request context.
+#include <algorithm>
+#include <stdexcept>
+
+#include "mcp/server_impl.hpp"
+
+namespace tooluse::mcp {
+
+namespace {
+
+// adapt turns a registry entry into an MCP tool: validated arguments, stop token, progress.
+std::shared_ptr<tool_entry> adapt(const std::shared_ptr<const registered_tool>& entry,
+                                  const server_options& options) {
+  auto e = std::make_shared<tool_entry>();
+  e->definition = entry->definition;
+  e->validator = entry->input_validator;
+  bool validate = options.validate_arguments;
+  e->handler = [entry, validate](const json& args, request_context& ctx) -> tool_outcome {
+    if (validate && entry->input_validator) {
+      auto errors = entry->input_validator->validate(args);
+      if (!errors.empty())
+        return tool_result::error("invalid arguments for tool \"" + entry->definition.name +
+                                  "\":\n" + schema::format_errors(errors));
+    }
+    call_context cc;
+    cc.stop = ctx.stop();
+    cc.on_progress = [&ctx](const progress_update& p) { ctx.progress(p.progress, p.total, p.message); };
+    return invoke_handler(*entry, args, cc);
+  };
+  return e;
+}
+
+}  // namespace
+
+std::vector<std::shared_ptr<tool_entry>> server::impl::all_tools() const {
+  std::vector<std::shared_ptr<tool_entry>> out;
+  {
+    std::shared_lock lock(mu);
+    out = tools;
+  }
+  if (registry)
+    for (const auto& e : registry->list()) out.push_back(adapt(e, options));
+  return out;
+}
+
+std::shared_ptr<tool_entry> server::impl::find_tool(std::string_view name) const {
+  {
+    std::shared_lock lock(mu);
+    for (const auto& t : tools)
+      if (t->definition.name == name) return t;
+  }
+  if (registry)
+    if (auto e = registry->find(name)) return adapt(e, options);
+  return nullptr;
+}
+
+std::vector<std::shared_ptr<session>> server::impl::live_sessions() {
+  std::lock_guard lock(sessions_mu);
+  std::vector<std::shared_ptr<session>> out;
+  std::erase_if(sessions, [&](const std::weak_ptr<session>& w) {
+    auto s = w.lock();
+    if (s) out.push_back(std::move(s));
+    return !s;
+  });
+  return out;
+}
+
+server::server(implementation info, tool_registry* tools, server_options options)
+    : impl_(std::make_unique<impl>()) {
+  impl_->info = std::move(info);
+  impl_->registry = tools;
+  impl_->options = std::move(options);
+  impl_->state_key = random_token(32);
+  if (tools)
+    impl_->registry_listener =
+        tools->on_change([this](const registry_event&) { notify_list_changed("tools"); });
+}
+
+server::~server() {
+  if (impl_->registry) impl_->registry->remove_listener(impl_->registry_listener);
+  for (auto& s : impl_->live_sessions()) close_session(s);
+}
+
+const implementation& server::info() const { return impl_->info; }
+const server_options& server::options() const { return impl_->options; }
+
+void server::add_tool(tool definition, mcp_tool_handler handler) {
+  const std::string& name = definition.name;
+  bool name_ok = !name.empty() && name.size() <= 128 &&
+                 std::all_of(name.begin(), name.end(), [](char c) {
+                   return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' ||
+                          c == '.' || c == '/';
+                 });
+  if (!name_ok) throw std::invalid_argument("mcp tool \"" + name + "\": invalid name");
+  if (!handler) throw std::invalid_argument("mcp tool \"" + name + "\": empty handler");
+  if (!definition.input_schema.is_object() || definition.input_schema.value("type", "") != "object")
+    throw std::invalid_argument("mcp tool \"" + name + "\": input_schema must be an object schema");
+  auto e = std::make_shared<tool_entry>();
+  if (auto v = schema::validator::compile(definition.input_schema))
+    e->validator = std::make_shared<const schema::validator>(std::move(*v));
+  e->definition = std::move(definition);
+  e->handler = std::move(handler);
+  {
+    std::unique_lock lock(impl_->mu);
+    for (const auto& t : impl_->tools)
+      if (t->definition.name == e->definition.name)
+        throw std::invalid_argument("mcp tool \"" + e->definition.name + "\": already registered");
+    impl_->tools.push_back(std::move(e));
+  }
+  notify_list_changed("tools");
+}
+
+bool server::remove_tool(std::string_view name) {
+  bool removed = false;
+  {
+    std::unique_lock lock(impl_->mu);
+    removed = std::erase_if(impl_->tools, [&](const auto& t) { return t->definition.name == name; }) > 0;
+  }
+  if (removed) notify_list_changed("tools");
+  return removed;
+}
+
+void server::add_resource(resource r, resource_handler handler) {
+  if (r.uri.empty() || !handler) throw std::invalid_argument("mcp resource: uri and handler are required");
+  {
+    std::unique_lock lock(impl_->mu);
+    impl_->resources.push_back(std::make_shared<resource_entry>(resource_entry{std::move(r), std::move(handler)}));
+  }
+  notify_list_changed("resources");
+}
+
+void server::add_resource_template(resource_template t, resource_handler handler) {
+  if (t.uri_template.empty() || !handler)
+    throw std::invalid_argument("mcp resource template: uri_template and handler are required");
+  std::unique_lock lock(impl_->mu);
+  impl_->templates.push_back(std::make_shared<template_entry>(template_entry{std::move(t), std::move(handler)}));
+}
+
+void server::add_prompt(prompt p, prompt_handler handler) {
+  if (p.name.empty() || !handler) throw std::invalid_argument("mcp prompt: name and handler are required");
+  {
+    std::unique_lock lock(impl_->mu);
+    for (const auto& e : impl_->prompts)
+      if (e->info.name == p.name) throw std::invalid_argument("mcp prompt \"" + p.name + "\": already registered");
+    impl_->prompts.push_back(std::make_shared<prompt_entry>(prompt_entry{std::move(p), std::move(handler)}));
+  }
+  notify_list_changed("prompts");
+}
+
+bool server::remove_prompt(std::string_view name) {
+  bool removed = false;
+  {
+    std::unique_lock lock(impl_->mu);
+    removed = std::erase_if(impl_->prompts, [&](const auto& p) { return p->info.name == name; }) > 0;
+  }
+  if (removed) notify_list_changed("prompts");
+  return removed;
+}
+
+void server::set_completion(completion_handler handler) {
+  std::unique_lock lock(impl_->mu);
+  impl_->completion = std::move(handler);
+}
+
+json server::capabilities() const {
+  json caps = json::object();
+  caps["logging"] = json::object();
+  {
+    std::shared_lock lock(impl_->mu);
+    if (impl_->completion) caps["completions"] = json::object();
+  }
+  caps["prompts"] = {{"listChanged", true}};
+  caps["resources"] = {{"subscribe", true}, {"listChanged", true}};
+  caps["tools"] = {{"listChanged", true}};
+  return caps;
+}
+
+void server::notify_resource_updated(const std::string& uri) {
+  json note = {{"jsonrpc", "2.0"}, {"method", "notifications/resources/updated"}, {"params", {{"uri", uri}}}};
+  for (auto& s : impl_->live_sessions()) {
+    bool subscribed = false;
+    {
+      std::lock_guard lock(s->mu);
+      subscribed = s->subscriptions.count(uri) > 0;
+    }
+    if (subscribed) s->send_outbound(note);
+  }
+  std::vector<std::shared_ptr<listener>> ls;
+  {
+    std::lock_guard lock(impl_->sessions_mu);
+    for (auto& w : impl_->listeners)
+      if (auto l = w.lock()) ls.push_back(l);
+  }
+  for (auto& l : ls) {
+    const json& subs = l->wanted.contains("resourceSubscriptions") ? l->wanted["resourceSubscriptions"] : json();
+    if (!subs.is_array() || std::find(subs.begin(), subs.end(), json(uri)) == subs.end()) continue;
+    json n = note;
+    n["params"]["_meta"] = {{std::string(meta_subscription_id), l->subscription_id}};
+    l->emit(n);
+  }
+}
+
+void server::notify_list_changed(std::string_view kind) {
+  std::string method = "notifications/" + std::string(kind) + "/list_changed";
+  json note = {{"jsonrpc", "2.0"}, {"method", method}};
+  for (auto& s : impl_->live_sessions()) {
+    bool ready = false;
+    {
+      std::lock_guard lock(s->mu);
+      ready = s->initialized && !s->stateless;
+    }
+    if (ready) s->send_outbound(note);
+  }
+  std::string flag = std::string(kind) + "ListChanged";
+  std::vector<std::shared_ptr<listener>> ls;
+  {
+    std::lock_guard lock(impl_->sessions_mu);
+    std::erase_if(impl_->listeners, [](const auto& w) { return w.expired(); });
+    for (auto& w : impl_->listeners)
+      if (auto l = w.lock()) ls.push_back(l);
+  }
+  for (auto& l : ls) {
+    if (l->wanted.value(flag, false) != true) continue;
+    json n = note;
+    n["params"] = {{"_meta", {{std::string(meta_subscription_id), l->subscription_id}}}};
+    l->emit(n);
+  }
+}
+
+void server::log(log_level level, json data, std::string logger) {
+  json params = {{"level", to_string(level)}};
+  if (!logger.empty()) params["logger"] = logger;
+  params["data"] = std::move(data);
+  json note = {{"jsonrpc", "2.0"}, {"method", "notifications/message"}, {"params", params}};
+  for (auto& s : impl_->live_sessions())
+    if (s->allows(level)) s->send_outbound(note);
+}
+
+std::shared_ptr<session> server::open_session(std::function<void(const json&)> outbound) {
+  auto s = std::make_shared<session>();
+  s->outbound = std::move(outbound);
+  std::lock_guard lock(impl_->sessions_mu);
+  impl_->sessions.push_back(s);
+  return s;
+}
+
+void server::close_session(const std::shared_ptr<session>& s) {
+  std::map<std::string, std::shared_ptr<pending_reply>> pending;
+  std::map<std::string, std::stop_source> running;
+  {
+    std::lock_guard lock(s->mu);
+    s->closed = true;
+    s->outbound = nullptr;
+    pending.swap(s->pending);
+    running = s->running;
+  }
+  for (auto& [id, src] : running) src.request_stop();
+  for (auto& [id, p] : pending) {
+    std::lock_guard lock(p->mu);
+    p->done = true;
+    p->value = fail(errc::cancelled, "the session closed before the client answered");
+    p->cv.notify_all();
+  }
+  std::lock_guard lock(impl_->sessions_mu);
+  std::erase_if(impl_->sessions, [&](const auto& w) {
+    auto p = w.lock();
+    return !p || p == s;
+  });
+}
+
+std::shared_ptr<void> server::listen(const jsonrpc::request& r, std::function<void(const json&)> emit) {
+  auto l = std::make_shared<listener>();
+  l->subscription_id = std::visit([](const auto& v) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(v)>, std::string>) return v;
+    else return std::to_string(v);
+  }, r.id);
+  json params = r.params.is_object() ? r.params : json::object();
+  l->wanted = params.contains("notifications") && params["notifications"].is_object()
+                  ? params["notifications"] : json::object();
+  l->emit = std::move(emit);
+  json honored = json::object();
+  for (const char* k : {"toolsListChanged", "promptsListChanged", "resourcesListChanged"})
+    if (l->wanted.value(k, false) == true) honored[k] = true;
+  if (l->wanted.contains("resourceSubscriptions") && l->wanted["resourceSubscriptions"].is_array())
+    honored["resourceSubscriptions"] = l->wanted["resourceSubscriptions"];
+  json ack = {{"jsonrpc", "2.0"},
+              {"method", "notifications/subscriptions/acknowledged"},
+              {"params", {{"_meta", {{std::string(meta_subscription_id), l->subscription_id}}},
+                          {"notifications", honored}}}};
+  l->emit(ack);
+  std::lock_guard lock(impl_->sessions_mu);
+  impl_->listeners.push_back(l);
+  return l;
+}
+
+}  // namespace tooluse::mcp

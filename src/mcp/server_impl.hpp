@@ -1,0 +1,81 @@
+#pragma once
+// server::impl, shared by server.cpp (registration, notifications) and dispatch.cpp (methods).
+
+#include <memory>
+#include <shared_mutex>
+#include <string>
+#include <vector>
+
+#include "mcp/session.hpp"
+#include "tooluse/mcp/server.hpp"
+#include "tooluse/schema/validator.hpp"
+
+namespace tooluse::mcp {
+
+struct tool_entry {
+  tool definition;
+  mcp_tool_handler handler;
+  std::shared_ptr<const schema::validator> validator;
+};
+
+struct resource_entry {
+  resource info;
+  resource_handler handler;
+};
+
+struct template_entry {
+  resource_template info;
+  resource_handler handler;
+};
+
+struct prompt_entry {
+  prompt info;
+  prompt_handler handler;
+};
+
+struct listener {
+  std::string subscription_id;
+  json wanted;  ///< the requested notification filter
+  std::function<void(const json&)> emit;
+};
+
+struct server::impl {
+  implementation info;
+  tool_registry* registry = nullptr;
+  server_options options;
+  tool_registry::listener_id registry_listener = 0;
+
+  mutable std::shared_mutex mu;
+  std::vector<std::shared_ptr<tool_entry>> tools;
+  std::vector<std::shared_ptr<resource_entry>> resources;
+  std::vector<std::shared_ptr<template_entry>> templates;
+  std::vector<std::shared_ptr<prompt_entry>> prompts;
+  completion_handler completion;
+
+  std::mutex sessions_mu;
+  std::vector<std::weak_ptr<session>> sessions;
+  std::vector<std::weak_ptr<listener>> listeners;
+
+  std::string state_key;  ///< HMAC key sealing requestState
+
+  /// all_tools returns own tools and adapted registry tools, in a stable order.
+  std::vector<std::shared_ptr<tool_entry>> all_tools() const;
+  std::shared_ptr<tool_entry> find_tool(std::string_view name) const;
+  std::vector<std::shared_ptr<session>> live_sessions();
+};
+
+/// seal_state and open_state protect requestState with HMAC-SHA256 (request_state.cpp).
+std::string seal_state(const std::string& key, const json& state);
+std::optional<json> open_state(const std::string& key, std::string_view sealed);
+/// random_token returns `bytes` random bytes as lowercase hex.
+std::string random_token(std::size_t bytes);
+
+/// dispatch answers one request (dispatch.cpp). Returns the response, or nullopt when the
+/// request was cancelled and must not be answered.
+std::optional<jsonrpc::response> dispatch(server& srv, server::impl& d,
+                                          const std::shared_ptr<session>& s,
+                                          const jsonrpc::request& r,
+                                          const std::function<void(const json&)>& emit,
+                                          std::stop_token stop);
+
+}  // namespace tooluse::mcp

@@ -1,0 +1,67 @@
+#pragma once
+// The state of one MCP session (internal): negotiated version, client capabilities, log
+// level, subscriptions, requests the server sent and awaits, and requests it is running.
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <stop_token>
+#include <string>
+
+#include "tooluse/json.hpp"
+#include "tooluse/mcp/protocol.hpp"
+#include "tooluse/result.hpp"
+
+namespace tooluse::mcp {
+
+/// pending_reply is a server-to-client request waiting for its response.
+struct pending_reply {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool done = false;
+  result<json> value = json(nullptr);
+};
+
+class session {
+ public:
+  std::mutex mu;
+  std::string id;                ///< HTTP session id (empty for stdio and stateless)
+  std::string protocol_version;  ///< negotiated, or the request's for stateless
+  bool stateless = false;        ///< a per-request pseudo-session (2026-07-28)
+  bool initialized = false;      ///< initialize was answered
+  bool closed = false;
+  json client_capabilities = json::object();
+  json client_info = json::object();
+  std::optional<log_level> level;  ///< null: everything passes (sessions) / nothing (stateless)
+  std::set<std::string> subscriptions;
+  std::function<void(const json&)> outbound;  ///< messages not tied to a request
+  std::map<std::string, std::shared_ptr<pending_reply>> pending;  ///< by id_to_string
+  std::map<std::string, std::stop_source> running;                ///< by id_to_string
+  std::int64_t next_request_id = 0;
+  std::chrono::steady_clock::time_point last_used = std::chrono::steady_clock::now();
+
+  /// send_outbound delivers a message on the session stream if there is one.
+  void send_outbound(const json& message) {
+    std::function<void(const json&)> out;
+    {
+      std::lock_guard lock(mu);
+      if (closed) return;
+      out = outbound;
+    }
+    if (out) out(message);
+  }
+  /// allows tells whether a log message at `l` passes the session threshold.
+  bool allows(log_level l) {
+    std::lock_guard lock(mu);
+    if (!level) return !stateless;
+    return static_cast<int>(l) >= static_cast<int>(*level);
+  }
+};
+
+}  // namespace tooluse::mcp
