@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "cli.hpp"
+#include "tooluse/exec/executor.hpp"
 #include "tooluse/json.hpp"
 
 namespace tooluse::cli {
@@ -47,8 +48,14 @@ int call_tool(const tools_options& o) {
   if (!errors.empty())
     return usage_error("arguments for \"" + o.name + "\" do not match its schema:\n" +
                        schema::format_errors(errors));
-  call_context ctx;
-  tool_result r = invoke_handler(*entry, *args, ctx);
+  // Through the execution engine for the tool's timeout; the person typing the command is the
+  // approval, and the output is printed whole as before.
+  exec::executor ex(**reg, {.max_threads = 1,
+                            .default_max_output_bytes = 0,
+                            .approval = [](const exec::approval_request&) {
+                              return exec::approval_decision::approve();
+                            }});
+  tool_result r = ex.call(tool_call::from_text("cli", o.name, dump_json(*args)));
   if (o.json_output) {
     std::cout << dump_json(result_to_json(r), 2) << "\n";
   } else {

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "engine.hpp"
+#include "tooluse/schema/coerce.hpp"
 
 namespace tooluse::exec {
 
@@ -87,10 +88,18 @@ std::optional<outcome_result> executor::impl::check(job& j, bool skip_approval) 
                                      "\" are not valid JSON; the tool did not run; send one JSON "
                                      "object matching its input schema:\n" +
                                      dump_json(t.input_schema)));
-  // Lenient coercion (tool::coerce_arguments) belongs here once the schema engine offers it;
-  // until then arguments are validated as sent.
-  if (auto errors = j.entry->input_validator->validate(call.arguments); !errors.empty())
+  if (t.coerce_arguments) {
+    // Opt-in repair ("3" -> 3, "true" -> true, ...); every change is reported in the result.
+    auto out = schema::coerce(*j.entry->input_validator, call.arguments);
+    if (!out.valid()) return refuse(call_outcome::invalid, invalid_arguments(t, out.errors));
+    if (!out.coercions.empty()) {
+      call.arguments = std::move(out.value);
+      call.raw_arguments = dump_json(call.arguments);
+      j.coerced = schema::coercions_to_json(out.coercions);
+    }
+  } else if (auto errors = j.entry->input_validator->validate(call.arguments); !errors.empty()) {
     return refuse(call_outcome::invalid, invalid_arguments(t, errors));
+  }
 
   if (t.dangerous && !skip_approval) {
     approval_decision d = options.approval

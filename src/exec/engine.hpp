@@ -47,6 +47,7 @@ struct job {
   std::shared_ptr<batch_state> batch;
   std::stop_source stop;
   std::string cache_key;  // non-empty when the result may be cached
+  json coerced;           // the coercions made to the arguments (null: none)
   steady::time_point enqueued{};
 
   // Guarded by impl::pool_mutex.

@@ -117,6 +117,7 @@ outcome_result executor::impl::run(job& j) {
   if (stop.stop_requested()) return {std::move(r), outcome, attempts};
   breaker.record(!r.is_error);
   if (attempts > 1) r.meta["attempts"] = attempts;
+  if (!j.coerced.is_null()) r.meta["coerced"] = j.coerced;
 
   const double extra = reported_cost(r);
   r.cost = t.cost_per_call + extra;

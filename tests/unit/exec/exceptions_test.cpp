@@ -56,6 +56,29 @@ TEST(executor_validation, unparsed_arguments_and_unknown_tools_are_errors) {
   EXPECT_EQ(u.all_text(), "unknown tool \"missing\"; available tools: echo");
 }
 
+TEST(executor_validation, opted_in_tools_get_coerced_arguments_reported) {
+  tool_registry reg;
+  json seen;
+  reg.add({.name = "strict", .input_schema = int_schema("n")},
+          [&](const json&, call_context&) { return tool_result::text("ran"); });
+  reg.add({.name = "lenient", .input_schema = int_schema("n"), .coerce_arguments = true},
+          [&](const json& args, call_context&) {
+            seen = args;
+            return tool_result::text("ran");
+          });
+  executor ex(reg);
+  EXPECT_TRUE(ex.call(make_call("strict", {{"n", "3"}})).is_error);
+  tool_result r = ex.call(make_call("lenient", {{"n", "3"}}));
+  EXPECT_FALSE(r.is_error);
+  EXPECT_EQ(seen, json({{"n", 3}}));
+  ASSERT_TRUE(r.meta.contains("coerced"));
+  EXPECT_EQ(r.meta["coerced"][0]["path"], "arguments.n");
+  EXPECT_EQ(r.meta["coerced"][0]["rule"], "string_to_integer");
+  tool_result bad = ex.call(make_call("lenient", {{"n", "three"}}));
+  EXPECT_TRUE(bad.is_error);
+  EXPECT_EQ(bad.all_text().rfind("invalid arguments for tool \"lenient\"", 0), 0u);
+}
+
 TEST(executor_events, throwing_observer_does_not_break_the_call) {
   tool_registry reg;
   add_echo(reg);
