@@ -10,6 +10,13 @@ void register_builtins(tool_registry& registry, const builtin_options& options) 
   register_file_tools(registry, {.root = options.root});
   register_project_structure(registry, {.root = options.root});
   register_datetime(registry);
+  register_document_search(registry, {.index_path = options.index_path, .root = options.root});
+  if (options.network) register_web_tools(registry, options.web);
+  if (options.shell) {
+    shell_options shell = options.shell_config;
+    if (shell.work_dir.empty()) shell.work_dir = options.root;
+    register_shell(registry, shell);
+  }
 }
 
 }  // namespace tooluse::builtin

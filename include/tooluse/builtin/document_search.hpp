@@ -72,6 +72,13 @@ class document_index {
   std::unique_ptr<impl> impl_;
 };
 
+/// add_files adds `path`: a text file, or every text file under a folder (recursively,
+/// skipping hidden entries, .git, node_modules, binary files and files over `max_bytes`), up to
+/// `max_files`. Returns the ids added. Errors: not_found if `path` does not exist, io_error.
+result<std::vector<std::string>> add_files(document_index& index, const std::filesystem::path& path,
+                                           std::size_t max_files = 5000,
+                                           std::size_t max_bytes = 4 * 1024 * 1024);
+
 /// default_index_path is $TOOLUSE_INDEX, else $XDG_DATA_HOME/tooluse/index.sqlite, else
 /// ~/.local/share/tooluse/index.sqlite; shared by the tool and `tooluse index`.
 std::filesystem::path default_index_path();

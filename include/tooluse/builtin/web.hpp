@@ -34,6 +34,9 @@ struct web_options {
   /// set (tests only); `allowed_domains`, when non-empty, lists the hosts (and their
   /// subdomains) http_fetch may reach.
   bool allow_private_addresses = false;
+  /// private_address_exceptions lists exact "host:port" endpoints exempt from the address
+  /// check (an intranet service, or a test server on 127.0.0.1); redirects are still checked.
+  std::vector<std::string> private_address_exceptions;
   std::vector<std::string> allowed_domains;
   std::size_t max_fetch_bytes = 2 * 1024 * 1024;  ///< downloaded bytes per fetch
   std::size_t max_text_chars = 20000;             ///< default text returned by http_fetch

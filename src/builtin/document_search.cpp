@@ -1,0 +1,143 @@
+// document_search: the stateful tool object over document_index (seed 000's DocumentSearchTool).
+#include "tooluse/builtin/document_search.hpp"
+
+#include <mutex>
+
+#include "builtin/path_guard.hpp"
+#include "builtin/tool_util.hpp"
+
+namespace tooluse::builtin {
+namespace {
+using namespace detail;
+
+class document_search_tool : public tool_object {
+ public:
+  explicit document_search_tool(document_search_options o)
+      : options_(std::move(o)), guard_(options_.root) {
+    if (options_.index_path.empty()) options_.index_path = default_index_path();
+  }
+
+  tool definition() const override;
+
+  tool_result call(const json& args, call_context&) override {
+    auto index = open();
+    if (!index) return error_result(index.error());
+    std::string action = arg_string(args, "action", "search");
+    if (action == "search") return search(**index, args);
+    if (action == "list") return list(**index, args);
+    if (!options_.allow_changes)
+      return tool_result::error("action \"" + action + "\" is disabled: this index is read-only; use search or list");
+    if (action == "add_text") return add_text(**index, args);
+    if (action == "add_file") return add_file(**index, args);
+    if (action == "remove") return remove(**index, args);
+    return tool_result::error("unknown action \"" + action + "\"; use search, add_text, add_file, remove or list");
+  }
+
+ private:
+  // open builds the index once, at the first call (state built once, many calls).
+  result<document_index*> open() {
+    std::lock_guard lock(mutex_);
+    if (!index_) {
+      auto opened = document_index::open(options_.index_path);
+      if (!opened) return fail(opened.error());
+      index_ = std::move(*opened);
+    }
+    return index_.get();
+  }
+
+  tool_result search(document_index& index, const json& args) {
+    std::string query = arg_string(args, "query");
+    auto limit = static_cast<std::size_t>(std::clamp<std::int64_t>(arg_int(args, "limit", 5), 1, 50));
+    auto hits = index.search(query, limit);
+    if (!hits) return error_result(hits.error());
+    json items = json::array();
+    std::string text;
+    int rank = 0;
+    for (const auto& h : *hits) {
+      items.push_back({{"id", h.id}, {"title", h.title}, {"source", h.source}, {"score", h.score}, {"snippet", h.snippet}});
+      text += std::to_string(++rank) + ". " + h.title + " (" + h.id + ")\n   " + h.snippet + "\n";
+    }
+    if (hits->empty()) text = "no documents match \"" + query + "\"; try other words, or add documents first\n";
+    return text_and_data(std::move(text), {{"query", query}, {"results", items}});
+  }
+
+  tool_result list(document_index& index, const json& args) {
+    auto docs = index.list(static_cast<std::size_t>(std::clamp<std::int64_t>(arg_int(args, "limit", 100), 1, 1000)));
+    auto total = index.size();
+    if (!docs) return error_result(docs.error());
+    json items = json::array();
+    std::string text = std::to_string(total ? *total : docs->size()) + " documents\n";
+    for (const auto& d : *docs) {
+      items.push_back({{"id", d.id}, {"title", d.title}, {"bytes", d.bytes}});
+      text += "- " + d.id + " (" + human_size(d.bytes) + ")\n";
+    }
+    return text_and_data(std::move(text), {{"total", total ? *total : 0}, {"documents", items}});
+  }
+
+  tool_result add_text(document_index& index, const json& args) {
+    std::string id = arg_string(args, "id"), text = arg_string(args, "text");
+    if (text.empty()) return tool_result::error("add_text needs \"text\" (and an \"id\" to find it again)");
+    auto s = index.add_text(id, text, arg_string(args, "title", id), "text");
+    if (!s) return error_result(s.error());
+    return text_and_data("added \"" + id + "\"", {{"added", {id}}});
+  }
+
+  tool_result add_file(document_index& index, const json& args) {
+    auto resolved = guard_.resolve(arg_string(args, "path"));
+    if (!resolved) return error_result(resolved.error());
+    auto ids = add_files(index, *resolved, 2000);
+    if (!ids) return error_result(ids.error());
+    return text_and_data("added " + std::to_string(ids->size()) + " file(s)", {{"added", *ids}});
+  }
+
+  tool_result remove(document_index& index, const json& args) {
+    std::string id = arg_string(args, "id");
+    auto removed = index.remove(id);
+    if (!removed) return error_result(removed.error());
+    if (!*removed) return tool_result::error("no document with id \"" + id + "\"; use action list to see the ids");
+    return text_and_data("removed \"" + id + "\"", {{"removed", id}});
+  }
+
+  document_search_options options_;
+  path_guard guard_;
+  std::mutex mutex_;
+  std::unique_ptr<document_index> index_;
+};
+
+tool document_search_tool::definition() const {
+  return {
+      .name = "document_search",
+      .title = "Search indexed documents",
+      .description =
+          "Full-text search over a persistent index of documents (notes, docs, source files), "
+          "ranked by relevance (BM25) with a snippet showing the matching words in [brackets].\n"
+          "Use it to find which documents talk about something before reading them; prefer it "
+          "to file_search for questions in natural language over many documents. Actions: "
+          "\"search\" (query, limit), \"add_text\" (id, text, title), \"add_file\" (path of a "
+          "file or folder inside the project, indexed recursively), \"remove\" (id), \"list\". "
+          "The index survives restarts; the user can also fill it with `tooluse index add`.\n"
+          "Examples: {\"action\": \"search\", \"query\": \"retry policy for HTTP errors\"}; "
+          "{\"action\": \"add_text\", \"id\": \"meeting-2024-05-02\", \"text\": \"...\"}",
+      .input_schema = json::parse(R"j({"type":"object","properties":{
+  "action":{"type":"string","enum":["search","add_text","add_file","remove","list"],"description":"What to do. Default \"search\""},
+  "query":{"type":"string","description":"For search: plain words describing what you look for, e.g. \"database connection pool timeout\""},
+  "limit":{"type":"integer","minimum":1,"maximum":50,"description":"For search: number of results. Default 5"},
+  "id":{"type":"string","description":"For add_text and remove: the document's id (add_file uses the file's absolute path)"},
+  "text":{"type":"string","description":"For add_text: the document's text"},
+  "title":{"type":"string","description":"For add_text: a title (weighs more in ranking). Default: the id"},
+  "path":{"type":"string","description":"For add_file: file or folder relative to the project root"}},
+ "additionalProperties":false})j"),
+      .annotations = {.read_only = false, .destructive = false, .idempotent = true, .open_world = false},
+      .category = "search",
+      .version = "1.0.0",
+      .tags = {"search", "documents", "stateful"},
+      .timeout = std::chrono::seconds(60)};
+}
+
+}  // namespace
+
+void register_document_search(tool_registry& registry, const document_search_options& options) {
+  registry.add(std::make_shared<document_search_tool>(options));
+}
+
+}  // namespace tooluse::builtin

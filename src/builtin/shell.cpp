@@ -1,0 +1,217 @@
+// shell: a command under bubblewrap (no network, read-only root, one writable folder), with a
+// timeout and an output cap. Refuses to run unsandboxed unless explicitly allowed.
+#include "tooluse/builtin/shell.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <mutex>
+#include <optional>
+
+#include "builtin/tool_util.hpp"
+
+extern char** environ;
+
+namespace tooluse::builtin {
+namespace fs = std::filesystem;
+namespace {
+using namespace detail;
+
+struct run_output {
+  int exit_code = -1;
+  std::string out, err;
+  bool timed_out = false, cancelled = false;
+  std::size_t dropped = 0;
+};
+
+// run_process spawns argv in its own process group and collects its output until it exits,
+// the deadline passes or `stop` is requested (then the whole group is killed).
+result<run_output> run_process(const std::vector<std::string>& argv, const std::vector<std::string>& env,
+                               const fs::path& cwd, std::chrono::milliseconds timeout,
+                               std::size_t cap, const std::stop_token& stop) {
+  int out_pipe[2], err_pipe[2];
+  if (::pipe2(out_pipe, O_CLOEXEC) != 0) return fail(errc::io_error, "pipe: " + std::string(std::strerror(errno)));
+  if (::pipe2(err_pipe, O_CLOEXEC) != 0) {
+    ::close(out_pipe[0]);
+    ::close(out_pipe[1]);
+    return fail(errc::io_error, "pipe: " + std::string(std::strerror(errno)));
+  }
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&fa, out_pipe[1], 1);
+  posix_spawn_file_actions_adddup2(&fa, err_pipe[1], 2);
+  posix_spawn_file_actions_addchdir_np(&fa, cwd.c_str());
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attr, 0);
+  std::vector<char*> args, envp;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  for (const auto& e : env) envp.push_back(const_cast<char*>(e.c_str()));
+  envp.push_back(nullptr);
+  pid_t pid = 0;
+  int rc = ::posix_spawn(&pid, args[0], &fa, &attr, args.data(), envp.data());
+  posix_spawn_file_actions_destroy(&fa);
+  posix_spawnattr_destroy(&attr);
+  ::close(out_pipe[1]);
+  ::close(err_pipe[1]);
+  if (rc != 0) {
+    ::close(out_pipe[0]);
+    ::close(err_pipe[0]);
+    return fail(errc::io_error, "cannot start \"" + argv[0] + "\": " + std::strerror(rc));
+  }
+  run_output r;
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
+  int open_fds = 2;
+  char buf[16384];
+  while (open_fds > 0) {
+    if (stop.stop_requested()) r.cancelled = true;
+    if (std::chrono::steady_clock::now() >= deadline) r.timed_out = true;
+    if (r.cancelled || r.timed_out) {
+      ::kill(-pid, SIGKILL);
+      break;
+    }
+    // Wake up at least every 100 ms to notice a stop request.
+    if (::poll(fds, 2, 100) < 0 && errno != EINTR) break;
+    for (int i = 0; i < 2; ++i) {
+      if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      ssize_t n = ::read(fds[i].fd, buf, sizeof buf);
+      if (n <= 0) {
+        ::close(fds[i].fd);
+        fds[i].fd = -1;
+        --open_fds;
+        continue;
+      }
+      std::string& dst = i == 0 ? r.out : r.err;
+      std::size_t keep = std::min(static_cast<std::size_t>(n), cap - std::min(cap, dst.size()));
+      dst.append(buf, keep);
+      r.dropped += static_cast<std::size_t>(n) - keep;
+    }
+  }
+  for (auto& f : fds)
+    if (f.fd >= 0) ::close(f.fd);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return r;
+}
+
+std::vector<std::string> sandbox_argv(const shell_options& o, const fs::path& work) {
+  std::vector<std::string> a = {o.bwrap_path, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+                                "--tmpfs", "/tmp", "--bind", work.string(), work.string(),
+                                "--chdir", work.string(), "--unshare-all"};
+  if (o.allow_network) a.push_back("--share-net");
+  for (const char* s : {"--die-with-parent", "--new-session", "--clearenv", "--setenv", "PATH",
+                        "/usr/local/bin:/usr/bin:/bin", "--setenv", "LANG", "C.UTF-8", "--setenv", "HOME"})
+    a.push_back(s);
+  a.push_back(work.string());
+  return a;
+}
+
+const std::vector<std::string> plain_env = {"PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C.UTF-8"};
+
+struct shell_state {
+  shell_options options;
+  fs::path work;
+  std::once_flag probed;
+  sandbox_status sandbox;
+};
+
+tool_result run_shell(shell_state& s, const json& args, call_context& ctx) {
+  std::string command = arg_string(args, "command");
+  if (command.empty()) return tool_result::error("give a command, e.g. \"ls -la\"");
+  double secs = arg_double(args, "timeout_seconds", static_cast<double>(s.options.timeout.count()) / 1000);
+  auto timeout = std::min(s.options.max_timeout,
+                          std::chrono::milliseconds(static_cast<std::int64_t>(std::max(0.1, secs) * 1000)));
+  std::call_once(s.probed, [&] { s.sandbox = probe_sandbox(s.options); });
+  std::vector<std::string> argv;
+  if (s.sandbox.available) {
+    argv = sandbox_argv(s.options, s.work);
+  } else if (!s.options.allow_unsandboxed) {
+    return tool_result::error(
+        "the shell tool is refused: the bubblewrap sandbox does not work here (" + s.sandbox.detail +
+        "); install bubblewrap and allow unprivileged user namespaces, or have the user enable "
+        "unsandboxed runs explicitly");
+  }
+  for (const char* a : {"/bin/sh", "-c"}) argv.push_back(a);
+  argv.push_back(command);
+  auto r = run_process(argv, s.sandbox.available ? std::vector<std::string>{} : plain_env, s.work,
+                       timeout, s.options.max_output_bytes, ctx.stop);
+  if (!r) return error_result(r.error());
+  std::string text = "exit code " + std::to_string(r->exit_code);
+  if (r->timed_out) text += " (killed: timed out after " + std::to_string(timeout.count() / 1000.0).substr(0, 5) + " s)";
+  if (r->cancelled) text += " (killed: cancelled)";
+  if (!r->out.empty()) text += "\n--- stdout ---\n" + r->out;
+  if (!r->err.empty()) text += "\n--- stderr ---\n" + r->err;
+  if (r->dropped) text += "\n[" + std::to_string(r->dropped) + " bytes of output dropped]";
+  tool_result res = text_and_data(text, {{"exit_code", r->exit_code}, {"stdout", r->out}, {"stderr", r->err},
+                                         {"timed_out", r->timed_out}, {"sandboxed", s.sandbox.available},
+                                         {"dropped_bytes", r->dropped}});
+  res.is_error = r->exit_code != 0 || r->timed_out || r->cancelled;
+  return res;
+}
+
+}  // namespace
+
+sandbox_status probe_sandbox(const shell_options& options) {
+  if (::access(options.bwrap_path.c_str(), X_OK) != 0)
+    return {false, "\"" + options.bwrap_path + "\" is not installed (Debian: apt install bubblewrap)"};
+  std::error_code ec;
+  fs::path work = options.work_dir.empty() ? fs::temp_directory_path(ec) : options.work_dir;
+  auto argv = sandbox_argv(options, work);
+  argv.push_back("/bin/true");
+  auto r = run_process(argv, {}, work, std::chrono::seconds(10), 4096, {});
+  if (!r) return {false, r.error().message};
+  if (r->exit_code != 0) {
+    std::string why = r->err.empty() ? "exit code " + std::to_string(r->exit_code) : r->err;
+    while (!why.empty() && why.back() == '\n') why.pop_back();
+    return {false, why};
+  }
+  return {true, "bubblewrap works"};
+}
+
+void register_shell(tool_registry& registry, const shell_options& options) {
+  auto state = std::make_shared<shell_state>();
+  state->options = options;
+  std::error_code ec;
+  state->work = fs::canonical(options.work_dir.empty() ? fs::path(".") : options.work_dir, ec);
+  if (ec || !fs::is_directory(state->work))
+    throw std::invalid_argument("shell work folder \"" + options.work_dir.string() + "\" is not an existing folder");
+  registry.add(
+      {.name = "shell",
+       .title = "Run a shell command (sandboxed)",
+       .description =
+           "Run a command with /bin/sh in the project folder and return its exit code, stdout and "
+           "stderr. Use it to build, run tests, or inspect things no other tool covers; prefer "
+           "file_read, file_search and file_list for looking at files.\n"
+           "It runs in a sandbox: no network, the system is read-only, only the project folder is "
+           "writable, /tmp is private and empty; it is killed after timeout_seconds (default 30, "
+           "max 300) and output beyond 64 KiB per stream is dropped. Every call needs the user's "
+           "approval. Do not run interactive programs (there is no input).\n"
+           "Example: {\"command\": \"make test 2>&1 | tail -20\", \"timeout_seconds\": 120}",
+       .input_schema = json::parse(R"j({"type":"object","properties":{
+  "command":{"type":"string","minLength":1,"description":"Command line for /bin/sh -c, e.g. \"ls -la src\" or \"python3 -m pytest -q\""},
+  "timeout_seconds":{"type":"number","exclusiveMinimum":0,"maximum":300,"description":"Kill the command after this many seconds. Default 30"}},
+ "required":["command"],"additionalProperties":false})j"),
+       .annotations = {.read_only = false, .destructive = true, .idempotent = false, .open_world = false},
+       .category = "system",
+       .version = "1.0.0",
+       .tags = {"shell", "exec"},
+       .timeout = options.max_timeout + std::chrono::seconds(5),
+       .rate = {.calls = 30, .window = std::chrono::minutes(1)},
+       .max_parallel = 2,
+       .dangerous = true},
+      [state](const json& a, call_context& ctx) { return run_shell(*state, a, ctx); });
+}
+
+}  // namespace tooluse::builtin

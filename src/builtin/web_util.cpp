@@ -1,0 +1,182 @@
+// URL handling, the SSRF address policy and JSON requests for the network tools.
+#include <arpa/inet.h>
+#include <netdb.h>
+#include <sys/socket.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "builtin/web_impl.hpp"
+
+namespace tooluse::builtin::detail {
+
+result<url_parts> parse_url(std::string_view url) {
+  auto bad = [&](std::string why) {
+    return fail(errc::invalid_argument, "URL \"" + std::string(url.substr(0, 200)) + "\" " + why);
+  };
+  url_parts u;
+  auto colon = url.find("://");
+  if (colon == std::string_view::npos) return bad("is not absolute; use http:// or https://");
+  u.scheme = std::string(url.substr(0, colon));
+  std::transform(u.scheme.begin(), u.scheme.end(), u.scheme.begin(), ::tolower);
+  if (u.scheme != "http" && u.scheme != "https") return bad("uses scheme \"" + u.scheme + "\"; only http and https are allowed");
+  std::string_view rest = url.substr(colon + 3);
+  auto end = rest.find_first_of("/?#");
+  std::string_view authority = rest.substr(0, end);
+  u.target = end == std::string_view::npos ? "/" : std::string(rest.substr(end));
+  if (auto hash = u.target.find('#'); hash != std::string::npos) u.target.resize(hash);
+  if (u.target.empty() || u.target[0] != '/') u.target = "/" + u.target;
+  if (auto at = authority.rfind('@'); at != std::string_view::npos) authority = authority.substr(at + 1);
+  u.port = u.scheme == "https" ? 443 : 80;
+  std::string_view port_text;
+  if (!authority.empty() && authority[0] == '[') {
+    auto close = authority.find(']');
+    if (close == std::string_view::npos) return bad("has an unclosed IPv6 bracket");
+    u.host = std::string(authority.substr(1, close - 1));
+    if (close + 1 < authority.size() && authority[close + 1] == ':') port_text = authority.substr(close + 2);
+  } else {
+    auto c = authority.rfind(':');
+    u.host = std::string(authority.substr(0, c));
+    if (c != std::string_view::npos) port_text = authority.substr(c + 1);
+  }
+  if (!port_text.empty()) {
+    int p = 0;
+    for (char ch : port_text) {
+      if (!std::isdigit(static_cast<unsigned char>(ch)) || p > 65535) return bad("has an invalid port");
+      p = p * 10 + (ch - '0');
+    }
+    if (p <= 0 || p > 65535) return bad("has an invalid port");
+    u.port = p;
+  }
+  std::transform(u.host.begin(), u.host.end(), u.host.begin(), ::tolower);
+  while (!u.host.empty() && u.host.back() == '.') u.host.pop_back();  // "localhost." == "localhost"
+  if (u.host.empty()) return bad("has no host");
+  return u;
+}
+
+std::string resolve_reference(const url_parts& base, std::string_view location) {
+  std::string origin = base.scheme + "://" +
+                       (base.host.find(':') != std::string::npos ? "[" + base.host + "]" : base.host) +
+                       ":" + std::to_string(base.port);
+  if (location.find("://") != std::string_view::npos) return std::string(location);
+  if (location.starts_with("//")) return base.scheme + ":" + std::string(location);
+  if (location.starts_with("/")) return origin + std::string(location);
+  std::string dir = base.target.substr(0, base.target.find('?'));
+  dir = dir.substr(0, dir.rfind('/') + 1);
+  return origin + dir + std::string(location);
+}
+
+std::string url_encode(std::string_view s) {
+  static const char* hex = "0123456789ABCDEF";
+  std::string out;
+  for (char c : s) {
+    auto u = static_cast<unsigned char>(c);
+    if (std::isalnum(u) || c == '-' || c == '_' || c == '.' || c == '~') {
+      out += c;
+    } else {
+      out += '%';
+      out += hex[u >> 4];
+      out += hex[u & 15];
+    }
+  }
+  return out;
+}
+
+namespace {
+bool public_v4(std::uint32_t a) {  // host byte order
+  auto in = [&](std::uint32_t net, int bits) { return (a >> (32 - bits)) == (net >> (32 - bits)); };
+  return !(in(0x00000000, 8) || in(0x0A000000, 8) || in(0x64400000, 10) || in(0x7F000000, 8) ||
+           in(0xA9FE0000, 16) || in(0xAC100000, 12) || in(0xC0000000, 24) || in(0xC0000200, 24) ||
+           in(0xC0A80000, 16) || in(0xC6120000, 15) || in(0xC6336400, 24) || in(0xCB007100, 24) ||
+           in(0xE0000000, 4) || in(0xF0000000, 4));
+}
+}  // namespace
+
+bool is_public_address(std::string_view numeric_ip) {
+  std::string ip(numeric_ip);
+  in_addr v4{};
+  if (::inet_pton(AF_INET, ip.c_str(), &v4) == 1) return public_v4(ntohl(v4.s_addr));
+  in6_addr v6{};
+  if (::inet_pton(AF_INET6, ip.c_str(), &v6) != 1) return false;
+  const unsigned char* b = v6.s6_addr;
+  bool zero_prefix = std::all_of(b, b + 10, [](unsigned char c) { return c == 0; });
+  std::uint32_t tail = (std::uint32_t(b[12]) << 24) | (std::uint32_t(b[13]) << 16) | (std::uint32_t(b[14]) << 8) | b[15];
+  if (zero_prefix && b[10] == 0xff && b[11] == 0xff) return public_v4(tail);  // ::ffff:a.b.c.d
+  if (zero_prefix && b[10] == 0 && b[11] == 0) return false;  // ::, ::1, IPv4-compatible
+  if ((b[0] & 0xfe) == 0xfc) return false;                    // fc00::/7 unique local
+  if (b[0] == 0xfe && (b[1] & 0xc0) == 0x80) return false;    // fe80::/10 link-local
+  if (b[0] == 0xfe && (b[1] & 0xc0) == 0xc0) return false;    // fec0::/10 site-local
+  if (b[0] == 0xff) return false;                             // multicast
+  if (b[0] == 0x00 && b[1] == 0x64 && b[2] == 0xff && b[3] == 0x9b) return public_v4(tail);  // NAT64
+  if (b[0] == 0x20 && b[1] == 0x02) return public_v4((std::uint32_t(b[2]) << 24) | (std::uint32_t(b[3]) << 16) | (std::uint32_t(b[4]) << 8) | b[5]);  // 6to4
+  if (b[0] == 0x20 && b[1] == 0x01 && b[2] == 0x0d && b[3] == 0xb8) return false;  // documentation
+  return true;
+}
+
+status check_destination(const url_parts& u, const web_options& o) {
+  if (!o.allowed_domains.empty()) {
+    bool ok = std::any_of(o.allowed_domains.begin(), o.allowed_domains.end(), [&](const std::string& d) {
+      return u.host == d || (u.host.size() > d.size() && u.host.ends_with("." + d));
+    });
+    if (!ok)
+      return fail(errc::permission_denied, "host \"" + u.host + "\" is not in the allowed domains; allowed: " +
+                                               json(o.allowed_domains).dump());
+  }
+  if (o.allow_private_addresses) return {};
+  std::string endpoint = u.host + ":" + std::to_string(u.port);
+  for (const auto& e : o.private_address_exceptions)
+    if (e == endpoint) return {};
+  addrinfo hints{};
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* res = nullptr;
+  int rc = ::getaddrinfo(u.host.c_str(), nullptr, &hints, &res);
+  if (rc != 0)
+    return fail(errc::network_error, "host \"" + u.host + "\" cannot be resolved: " + ::gai_strerror(rc));
+  status out;
+  for (addrinfo* p = res; p; p = p->ai_next) {
+    char buf[INET6_ADDRSTRLEN] = {0};
+    const void* addr = p->ai_family == AF_INET ? static_cast<const void*>(&reinterpret_cast<sockaddr_in*>(p->ai_addr)->sin_addr)
+                                               : static_cast<const void*>(&reinterpret_cast<sockaddr_in6*>(p->ai_addr)->sin6_addr);
+    ::inet_ntop(p->ai_family, addr, buf, sizeof buf);
+    if (!is_public_address(buf)) {
+      out = fail(errc::permission_denied,
+                 "host \"" + u.host + "\" resolves to " + buf +
+                     ", a private, loopback or link-local address; http_fetch only reaches public addresses");
+      break;
+    }
+  }
+  ::freeaddrinfo(res);
+  return out;
+}
+
+std::string redact(std::string text, const std::vector<std::string>& secrets) {
+  for (const auto& s : secrets) {
+    if (s.size() < 4) continue;
+    for (auto p = text.find(s); p != std::string::npos; p = text.find(s, p)) text.replace(p, s.size(), "***");
+  }
+  return text;
+}
+
+result<json> get_json(const web_state& s, http::request req, std::string_view service,
+                      const std::vector<std::string>& secrets, std::string_view key_setting) {
+  req.total_timeout = s.options.timeout;
+  req.connect_timeout = std::min(req.connect_timeout, s.options.timeout);
+  req.headers.push_back({"User-Agent", s.options.user_agent});
+  req.headers.push_back({"Accept", "application/json"});
+  auto res = s.transport(req, {});
+  std::string name(service);
+  if (!res) return fail(res.error().code, redact(name + ": " + res.error().message, secrets));
+  if (res->status == 401 || res->status == 403)
+    return fail(errc::http_error, name + " rejected the request (HTTP " + std::to_string(res->status) +
+                                      ")" + (key_setting.empty() ? "" : "; check " + std::string(key_setting)));
+  if (res->status == 429)
+    return fail(errc::rate_limited, name + " is rate limiting requests (HTTP 429); wait and try again later");
+  if (res->status < 200 || res->status >= 300)
+    return fail(errc::http_error, redact(name + " answered HTTP " + std::to_string(res->status) + ": " +
+                                             res->body.substr(0, 200), secrets));
+  auto parsed = parse_json(res->body);
+  if (!parsed) return fail(errc::protocol_error, name + " sent a response that is not JSON");
+  return *parsed;
+}
+
+}  // namespace tooluse::builtin::detail
