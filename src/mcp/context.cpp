@@ -178,7 +178,7 @@ bool server::handle_message(const std::shared_ptr<session>& s, const jsonrpc::me
     std::lock_guard lock(s->mu);
     initialized = s->initialized;
   }
-  if (!s->stateless && !initialized && r.method != "initialize" && is_stateless_request(r)) {
+  if (!s->stateless && !initialized && is_stateless_request(r)) {
     if (auto rej = stateless_check(r)) {
       emit(jsonrpc::to_json(rej->response), true);
       return true;
