@@ -51,24 +51,27 @@ url="http://127.0.0.1:$port/mcp"
 
 status=0
 summary=""
-run_suite() {  # run_suite <suite folder> <spec version>
-  local cli="$dir/$1/node_modules/@modelcontextprotocol/conformance/dist/index.js"
-  local out="$dir/results-$1-$2.txt"
-  echo "=== $1 --spec-version $2" >&2
-  if "$node" "$cli" server --url "$url" --spec-version "$2" > "$out" 2>&1; then
-    code=0
-  else
-    code=$?
-    status=1
-  fi
-  cat "$out"
-  local line
-  line="$(grep -E "^(Total|Passed|Summary|Overall)|passed|failed" "$out" | tail -3 | tr '\n' ' ')"
-  summary+="$1 $2: exit $code; $line"$'\n'
+run_suite() {  # run_suite <suite folder> <label> <conformance server options...>
+  local folder="$1" label="$2"
+  shift 2
+  local cli="$dir/$folder/node_modules/@modelcontextprotocol/conformance/dist/index.js"
+  local out="$dir/results-$folder-$label.txt"
+  echo "=== $folder $*" >&2
+  local code=0
+  "$node" "$cli" server --url "$url" "$@" > "$out" 2>&1 || code=$?
+  [[ $code -eq 0 ]] || status=1
+  sed -n '/=== SUMMARY ===/,$p' "$out"
+  summary+="$folder $* -> exit $code; $(grep -E '^Total:' "$out" | tail -1)"$'\n'
 }
-run_suite suite-0.1.16 2025-11-25
-run_suite suite-0.2.0-alpha.12 2025-11-25
-run_suite suite-0.2.0-alpha.12 2026-07-28
+# The suites as the acceptance names them (--spec-version), then the frozen requirement sets
+# of 0.2.0-alpha.12 (--requirements): --spec-version 2026-07-28 alone runs only the non-draft
+# scenarios, while the 2026-07-28 requirement set adds server-stateless, caching, the
+# input-required-result-* scenarios and sep-2164 (plus unscored extensions such as tasks).
+run_suite suite-0.1.16 spec-2025-11-25 --spec-version 2025-11-25
+run_suite suite-0.2.0-alpha.12 spec-2025-11-25 --spec-version 2025-11-25
+run_suite suite-0.2.0-alpha.12 spec-2026-07-28 --spec-version 2026-07-28
+run_suite suite-0.2.0-alpha.12 req-2025-11-25 --requirements 2025-11-25
+run_suite suite-0.2.0-alpha.12 req-2026-07-28 --requirements 2026-07-28
 
 echo
 echo "=== summary"
