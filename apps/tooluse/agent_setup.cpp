@@ -1,0 +1,193 @@
+#include "agent_setup.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <toml++/toml.h>
+
+#include "tooluse/llm/anthropic_messages.hpp"
+#include "tooluse/llm/openai_chat.hpp"
+#include "tooluse/llm/record_replay.hpp"
+
+namespace tooluse::cli {
+namespace {
+
+// load_dotenv sets KEY=VALUE lines of ./.env that are not already in the environment
+// (python-dotenv's default, as the seeds use it). Values are never printed.
+void load_dotenv() {
+  std::ifstream in(".env");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    if (line.rfind("export ", 0) == 0) line = line.substr(7);
+    auto eq = line.find('=');
+    if (eq == std::string::npos) continue;
+    std::string key = line.substr(0, eq), value = line.substr(eq + 1);
+    while (!key.empty() && key.back() == ' ') key.pop_back();
+    while (!value.empty() && (value.back() == '\r' || value.back() == ' ')) value.pop_back();
+    while (!value.empty() && value.front() == ' ') value.erase(0, 1);
+    if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'') &&
+        value.back() == value.front())
+      value = value.substr(1, value.size() - 2);
+    ::setenv(key.c_str(), value.c_str(), 0);
+  }
+}
+
+std::string env(const std::string& name) {
+  const char* v = name.empty() ? nullptr : std::getenv(name.c_str());
+  return v ? v : "";
+}
+
+std::string default_config_path() {
+  if (auto xdg = env("XDG_CONFIG_HOME"); !xdg.empty()) return xdg + "/tooluse/config.toml";
+  if (auto home = env("HOME"); !home.empty()) return home + "/.config/tooluse/config.toml";
+  return "";
+}
+
+template <class T>
+void fill(std::optional<T>& field, const toml::table& t, const char* key) {
+  if (!field)
+    if (auto v = t[key].value<T>()) field = *v;
+}
+
+void fill(std::string& field, const toml::table& t, const char* key) {
+  if (field.empty())
+    if (auto v = t[key].value<std::string>()) field = *v;
+}
+
+status apply_config(model_flags& f, registry_flags& r) {
+  bool explicit_path = !f.config.empty();
+  std::string path = explicit_path ? f.config : default_config_path();
+  if (path.empty() || (!explicit_path && !std::filesystem::exists(path))) return {};
+  toml::table t;
+  try {
+    t = toml::parse_file(path);
+  } catch (const toml::parse_error& e) {
+    return fail(errc::parse_error, "config \"" + path + "\": " + std::string(e.description()));
+  }
+  fill(f.provider, t, "provider");
+  if (const auto* section = t[f.provider.empty() ? "openai" : f.provider].as_table()) {
+    fill(f.base_url, *section, "base_url");
+    fill(f.model, *section, "model");
+    fill(f.api_key_env, *section, "api_key_env");
+  }
+  fill(f.base_url, t, "base_url");
+  fill(f.model, t, "model");
+  fill(f.api_key_env, t, "api_key_env");
+  fill(f.system, t, "system");
+  fill(f.tool_choice, t, "tool_choice");
+  fill(f.max_turns, t, "max_turns");
+  fill(f.max_tokens, t, "max_tokens");
+  fill(f.max_cost, t, "max_cost");
+  if (!f.stream && !f.no_stream)
+    if (auto s = t["stream"].value<bool>()) (*s ? f.stream : f.no_stream) = true;
+  fill(r.tools, t, "tools");
+  return {};
+}
+
+const char* how_to_configure =
+    "no model provider is configured. Do one of:\n"
+    "  export OPENAI_API_KEY=sk-...          # OpenAI (or put it in ./.env)\n"
+    "  export ANTHROPIC_API_KEY=sk-ant-...   # Anthropic\n"
+    "  tooluse run --provider openai --base-url http://localhost:11434/v1 --model qwen3 ...\n"
+    "                                        # any OpenAI-compatible server (Ollama, vLLM, ...)\n"
+    "or write ~/.config/tooluse/config.toml, e.g.\n"
+    "  provider = \"openai\"\n  model = \"gpt-4.1-mini\"\n  api_key_env = \"OPENAI_API_KEY\"\n"
+    "(see docs/cli.md, \"tooluse run\")";
+
+bool is_local(const std::string& url) {
+  return url.find("://127.") != std::string::npos || url.find("://localhost") != std::string::npos ||
+         url.find("://[::1]") != std::string::npos;
+}
+
+}  // namespace
+
+void add_model_flags(CLI::App& cmd, model_flags& f) {
+  cmd.add_option("--provider", f.provider, "Model API: openai (and compatible servers) or anthropic")
+      ->check(CLI::IsMember({"openai", "anthropic"}));
+  cmd.add_option("--base-url", f.base_url,
+                 "API base URL as the provider's SDK takes it (https://api.openai.com/v1, "
+                 "https://api.anthropic.com)");
+  cmd.add_option("--model", f.model, "Model name");
+  cmd.add_option("--api-key-env", f.api_key_env,
+                 "Environment variable holding the API key (default OPENAI_API_KEY or "
+                 "ANTHROPIC_API_KEY; ./.env is read too)");
+  cmd.add_option("--config", f.config, "TOML config file (default ~/.config/tooluse/config.toml)");
+  cmd.add_option("--system", f.system, "System prompt");
+  cmd.add_option("--tool-choice", f.tool_choice,
+                 "auto, none, required, or a tool name (applies to the first request)");
+  cmd.add_option("--max-turns", f.max_turns, "Model requests per run (default 10)");
+  cmd.add_option("--max-tokens", f.max_tokens, "Output token limit per request");
+  cmd.add_option("--max-cost", f.max_cost, "Stop when the run's cost exceeds this (USD)");
+  cmd.add_flag("--stream", f.stream, "Stream the answer (default)");
+  cmd.add_flag("--no-stream", f.no_stream, "Ask for the whole answer at once");
+  cmd.add_flag("--no-parallel", f.no_parallel, "Ask the model for one tool call at a time");
+  cmd.add_flag("--strict", f.strict, "OpenAI strict mode for tool schemas");
+  cmd.add_flag("--yes,-y", f.yes, "Approve dangerous tools without asking");
+  cmd.add_option("--record", f.record, "Record the HTTP exchanges to FILE (JSON Lines)");
+  cmd.add_option("--replay", f.replay, "Replay HTTP exchanges from FILE instead of the network");
+}
+
+result<resolved_model> resolve_model(model_flags& f, registry_flags& r) {
+  load_dotenv();
+  if (auto s = apply_config(f, r); !s) return fail(s.error());
+  if (f.provider.empty()) {
+    if (!env("OPENAI_API_KEY").empty() || !f.base_url.empty()) f.provider = "openai";
+    else if (!env("ANTHROPIC_API_KEY").empty()) f.provider = "anthropic";
+    else if (f.replay.empty()) return fail(errc::invalid_argument, how_to_configure);
+    else f.provider = "openai";
+  }
+  bool anthropic = f.provider == "anthropic";
+  if (f.base_url.empty()) f.base_url = anthropic ? "https://api.anthropic.com" : "https://api.openai.com/v1";
+  if (f.model.empty()) f.model = anthropic ? "claude-sonnet-4-5" : "gpt-4.1-mini";
+  if (f.api_key_env.empty()) f.api_key_env = anthropic ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY";
+  llm::provider_options po{.base_url = f.base_url, .api_key = env(f.api_key_env), .model = f.model};
+  if (po.api_key.empty() && f.replay.empty() && !is_local(f.base_url))
+    return fail(errc::invalid_argument,
+                "the API key variable " + f.api_key_env + " is not set; export it, add it to ./.env, "
+                "or name another variable with --api-key-env");
+  if (!f.replay.empty()) {
+    auto t = llm::replay_transport(f.replay);
+    if (!t) return fail(t.error());
+    po.transport = *t;
+  } else if (!f.record.empty()) {
+    auto t = llm::record_transport(f.record, {});
+    if (!t) return fail(t.error());
+    po.transport = *t;
+  }
+  resolved_model out;
+  if (anthropic) out.provider = std::make_unique<llm::anthropic_messages>(po);
+  else out.provider = std::make_unique<llm::openai_chat>(po);
+  out.options = {.system = f.system,
+                 .max_turns = f.max_turns.value_or(10),
+                 .choice = llm::tool_choice::parse(f.tool_choice),
+                 .strict = f.strict,
+                 .stream = !f.no_stream,
+                 .max_tokens = f.max_tokens,
+                 .max_cost = f.max_cost.value_or(0)};
+  if (f.no_parallel) out.options.parallel_tool_calls = false;
+  if (out.options.max_turns < 1) return fail(errc::invalid_argument, "--max-turns must be >= 1");
+  return out;
+}
+
+exec::approval_policy approval_prompt(bool yes) {
+  return [yes](const exec::approval_request& req) {
+    if (yes) return exec::approval_decision::approve();
+    if (!::isatty(STDIN_FILENO))
+      return exec::approval_decision::reject(
+          "the user did not approve \"" + req.definition.name +
+          "\" (no terminal to ask on; the user can pass --yes)");
+    std::cerr << "\nallow " << req.definition.name << " " << dump_json(req.call.arguments)
+              << "? [y/N] " << std::flush;
+    std::string answer;
+    std::getline(std::cin, answer);
+    if (!answer.empty() && (answer[0] == 'y' || answer[0] == 'Y'))
+      return exec::approval_decision::approve();
+    return exec::approval_decision::reject("the user refused to run \"" + req.definition.name + "\"");
+  };
+}
+
+}  // namespace tooluse::cli

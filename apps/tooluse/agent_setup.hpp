@@ -1,0 +1,55 @@
+#pragma once
+// Shared by `tooluse run` and `tooluse chat`: model flags, the TOML config, .env loading,
+// provider construction, approval prompts.
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "cli.hpp"
+#include "tooluse/agent/agent.hpp"
+#include "tooluse/exec/approval.hpp"
+#include "tooluse/llm/provider.hpp"
+
+namespace tooluse::cli {
+
+/// model_flags are the options naming the model and shaping the loop. Empty/unset fields are
+/// filled from the config file, then from defaults.
+struct model_flags {
+  std::string provider;  ///< openai | anthropic
+  std::string base_url;
+  std::string model;
+  std::string api_key_env;
+  std::string config;  ///< path of the TOML config; empty: ~/.config/tooluse/config.toml
+  std::string system;
+  std::string tool_choice;
+  std::string record;
+  std::string replay;
+  std::optional<int> max_turns;
+  std::optional<int> max_tokens;
+  std::optional<double> max_cost;
+  bool stream = false;
+  bool no_stream = false;
+  bool no_parallel = false;
+  bool strict = false;
+  bool yes = false;  ///< approve dangerous tools without asking
+};
+
+/// add_model_flags adds the flags above to `cmd`.
+void add_model_flags(CLI::App& cmd, model_flags& flags);
+
+/// resolved_model is what the flags, config and environment amount to.
+struct resolved_model {
+  std::unique_ptr<llm::provider> provider;
+  agent_options options;
+};
+
+/// resolve_model builds the provider and agent options. Errors carry the message to print
+/// (no provider configured: how to configure one; a key variable unset; a bad config file).
+result<resolved_model> resolve_model(model_flags& flags, registry_flags& registry);
+
+/// approval_prompt returns a policy that asks on the terminal (or rejects when stdin is not a
+/// terminal), unless `yes` approves everything.
+exec::approval_policy approval_prompt(bool yes);
+
+}  // namespace tooluse::cli

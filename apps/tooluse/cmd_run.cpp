@@ -1,0 +1,128 @@
+// tooluse run "QUESTION": one agent run against a model, tools from the built-in registry.
+#include <fstream>
+#include <iostream>
+
+#include "agent_setup.hpp"
+#include "tooluse/exec/executor.hpp"
+
+namespace tooluse::cli {
+namespace {
+
+struct run_options {
+  registry_flags tools;
+  model_flags model;
+  std::string question;
+  std::string trace;
+  bool json_output = false;
+};
+
+std::string shorten(std::string s, size_t n = 200) {
+  for (auto& c : s)
+    if (c == '\n') c = ' ';
+  return s.size() > n ? s.substr(0, n) + "..." : s;
+}
+
+// progress_printer shows the run on stderr (tool calls and outcomes) and streams the answer
+// text to stdout, unless --json asked for one JSON document at the end.
+struct progress_printer {
+  bool json_output = false;
+  bool streamed = false;
+  std::ofstream* trace = nullptr;
+
+  void operator()(const agent_event& e) {
+    if (trace && e.what != agent_event::kind::reasoning_delta)
+      *trace << dump_json(agent_event_to_json(e)) << "\n" << std::flush;
+    if (json_output) return;
+    switch (e.what) {
+      case agent_event::kind::text_delta:
+        std::cout << e.text << std::flush;
+        streamed = true;
+        break;
+      case agent_event::kind::tool_call:
+        if (streamed) std::cout << "\n" << std::flush;
+        streamed = false;
+        std::cerr << "[tool] " << e.call->name << " "
+                  << shorten(e.call->arguments.is_null() ? e.call->raw_arguments
+                                                        : dump_json(e.call->arguments))
+                  << "\n";
+        break;
+      case agent_event::kind::tool_result:
+        std::cerr << "[tool] " << e.call->name << (e.result->is_error ? " failed: " : " -> ")
+                  << shorten(e.result->all_text()) << " (" << e.duration.count() << " ms)\n";
+        break;
+      default: break;
+    }
+  }
+};
+
+json run_json(const run_result& r) {
+  json calls = json::array();
+  for (const auto& c : r.tool_calls)
+    calls.push_back({{"name", c.call.name},
+                     {"arguments", c.call.arguments.is_null() ? json(c.call.raw_arguments)
+                                                              : c.call.arguments},
+                     {"result", c.result.all_text()},
+                     {"is_error", c.result.is_error},
+                     {"ms", c.duration.count()}});
+  return {{"answer", r.answer}, {"turns", r.turns}, {"tool_calls", calls},
+          {"usage", llm::usage_to_json(r.usage)}};
+}
+
+int run_agent(run_options& o) {
+  auto resolved = resolve_model(o.model, o.tools);
+  if (!resolved) return usage_error(resolved.error().message);
+  auto registry = make_registry(o.tools);
+  if (!registry) return usage_error(registry.error().message);
+  std::ofstream trace;
+  if (!o.trace.empty()) {
+    trace.open(o.trace, std::ios::trunc);
+    if (!trace) return usage_error("cannot write the trace file \"" + o.trace + "\"");
+  }
+  exec::executor executor(**registry, {.max_threads = 8, .approval = approval_prompt(o.model.yes)});
+  progress_printer printer{.json_output = o.json_output, .trace = trace.is_open() ? &trace : nullptr};
+  agent_options options = resolved->options;
+  options.executor = &executor;
+  options.on_event = [&printer](const agent_event& e) { printer(e); };
+  agent a(*resolved->provider, **registry, options);
+  auto r = a.run(o.question);
+  if (!r) {
+    if (printer.streamed) std::cout << "\n";
+    if (o.json_output) {
+      json j = run_json(a.last_run());
+      j["error"] = r.error().message;
+      std::cout << dump_json(j, 2) << "\n";
+    }
+    std::cerr << "tooluse run: " << r.error().message << "\n";
+    return 1;
+  }
+  if (o.json_output) {
+    std::cout << dump_json(run_json(*r), 2) << "\n";
+  } else {
+    if (!printer.streamed) std::cout << r->answer;
+    std::cout << "\n";
+    if (r->finish == llm::finish_reason::length)
+      std::cerr << "tooluse run: warning: the answer was cut at the output token limit\n";
+  }
+  return 0;
+}
+
+void setup(CLI::App& app, app_state& state) {
+  auto o = std::make_shared<run_options>();
+  auto* cmd = app.add_subcommand("run", "Answer a question with a model that can call tools");
+  cmd->add_option("question", o->question, "The question or task")->required();
+  add_registry_flags(*cmd, o->tools);
+  add_model_flags(*cmd, o->model);
+  cmd->add_option("--trace", o->trace, "Write every step as JSON Lines to FILE");
+  cmd->add_flag("--json", o->json_output,
+                "Print {answer, turns, tool_calls, usage} as JSON instead of streaming");
+  cmd->footer(
+      "The answer streams to stdout; tool calls and their outcomes go to stderr.\n"
+      "Exit status: 0 answered, 1 the run failed (provider error, max turns, budget),\n"
+      "2 bad usage or no provider configured.");
+  cmd->callback([o, &state] { state.action = [o] { return run_agent(*o); }; });
+}
+
+const command_registrar reg(30, &setup);
+
+}  // namespace
+}  // namespace tooluse::cli

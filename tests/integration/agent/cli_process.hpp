@@ -1,0 +1,60 @@
+#pragma once
+// Running the real `tooluse` binary for the agent integration tests: arguments, an environment
+// of our choosing (no API keys leak in from the test runner), a working folder, and captured
+// stdout, stderr and exit status.
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "support/test_support.hpp"
+
+namespace tooluse::testing {
+
+struct cli_outcome {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+/// run_tooluse runs TOOLUSE_CLI_PATH with `args` in `cwd`, with only PATH, HOME=cwd and `env`.
+inline cli_outcome run_tooluse(const std::vector<std::string>& args,
+                               const std::map<std::string, std::string>& env,
+                               const std::filesystem::path& cwd) {
+  std::vector<std::string> argv_s = {TOOLUSE_CLI_PATH};
+  argv_s.insert(argv_s.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& a : argv_s) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  std::vector<std::string> env_s = {"PATH=/usr/bin:/bin", "HOME=" + cwd.string(),
+                                    "XDG_CONFIG_HOME=" + (cwd / "config").string()};
+  for (const auto& [k, v] : env) env_s.push_back(k + "=" + v);
+  std::vector<char*> envp;
+  for (auto& e : env_s) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  auto out_path = cwd / "stdout.txt", err_path = cwd / "stderr.txt";
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&fa, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addchdir_np(&fa, cwd.c_str());
+  pid_t pid = 0;
+  cli_outcome r;
+  if (posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), envp.data()) == 0) {
+    int status = 0;
+    waitpid(pid, &status, 0);
+    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  }
+  posix_spawn_file_actions_destroy(&fa);
+  r.out = read_file(out_path);
+  r.err = read_file(err_path);
+  return r;
+}
+
+}  // namespace tooluse::testing
