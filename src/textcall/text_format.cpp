@@ -79,6 +79,50 @@ tool_schemas schemas_of(const std::vector<tool>& tools) {
   return out;
 }
 
+namespace {
+
+result<tool> tool_from_entry(const json& e, std::size_t index) {
+  const json& fn = e.contains("function") && e["function"].is_object() ? e["function"] : e;
+  if (!fn.is_object() || !fn.contains("name") || !fn["name"].is_string())
+    return fail(errc::invalid_argument, "tool definition #" + std::to_string(index) +
+                                            " has no \"name\" string; give each tool a name");
+  tool t{.name = fn["name"].get<std::string>()};
+  if (fn.contains("description") && fn["description"].is_string())
+    t.description = fn["description"].get<std::string>();
+  for (const char* key : {"inputSchema", "input_schema", "parameters"}) {
+    if (fn.contains(key) && fn[key].is_object()) {
+      t.input_schema = fn[key];
+      break;
+    }
+  }
+  return t;
+}
+
+}  // namespace
+
+result<std::vector<tool>> tools_from_json(const json& j) {
+  std::vector<tool> out;
+  if (j.is_object() && !j.contains("name") && !j.contains("function")) {
+    for (const auto& [name, schema] : j.items()) out.push_back(tool{.name = name, .input_schema = schema});
+    return out;
+  }
+  if (j.is_object()) {
+    auto t = tool_from_entry(j, 0);
+    if (!t) return fail(t.error());
+    out.push_back(std::move(*t));
+    return out;
+  }
+  if (!j.is_array())
+    return fail(errc::invalid_argument, "tool definitions must be a JSON list or object, got " +
+                                            std::string(type_name(j)));
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    auto t = tool_from_entry(j[i], i);
+    if (!t) return fail(t.error());
+    out.push_back(std::move(*t));
+  }
+  return out;
+}
+
 bool stream_delta::empty() const noexcept {
   return content.empty() && reasoning.empty() && calls.empty() && diagnostics.empty();
 }

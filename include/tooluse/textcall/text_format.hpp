@@ -58,6 +58,12 @@ using tool_schemas = std::map<std::string, json, std::less<>>;
 /// schemas_of collects the input schemas of `tools`.
 tool_schemas schemas_of(const std::vector<tool>& tools);
 
+/// tools_from_json reads tool definitions as they are usually written down: a list of MCP
+/// ({name, description, inputSchema}), OpenAI ({type: "function", function: {...}}) or plain /
+/// BFCL ({name, description, parameters}) entries, or an object mapping names to schemas.
+/// Errors: errc::invalid_argument naming the entry that has no usable name.
+result<std::vector<tool>> tools_from_json(const json& j);
+
 /// parse_options configures a parse. Defaults: no schemas, ids "call_0", "call_1", ...
 struct parse_options {
   tool_schemas schemas;             ///< types XML and Python-literal arguments when present
