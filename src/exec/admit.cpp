@@ -70,6 +70,38 @@ std::string unix_ms_text(std::int64_t& out) {
 
 }  // namespace
 
+// approve asks the policy about a dangerous call: a refusal or pending result, or nullopt
+// to run it (`edited` set when the policy replaced the arguments).
+std::optional<outcome_result> executor::impl::approve(job& j, bool& edited) {
+  const tool& t = j.entry->definition;
+  tool_call& call = j.call;
+  approval_decision d = options.approval
+                            ? options.approval({t, call, j.batch->options.session})
+                            : approval_decision::defer("tool \"" + t.name + "\" is dangerous");
+  switch (d.kind) {
+    case approval_kind::approve: return std::nullopt;
+    case approval_kind::reject:
+      return refuse(call_outcome::rejected, tool_result::error("the call to tool \"" + t.name +
+                                                               "\" was rejected: " + d.message));
+    case approval_kind::edit:
+      call.arguments = std::move(d.arguments);
+      call.raw_arguments = dump_json(call.arguments);
+      edited = true;
+      return std::nullopt;
+    case approval_kind::defer: break;
+  }
+  pending_approval p;
+  const std::string ms = unix_ms_text(p.created_unix_ms);
+  p.id = "approval-" + ms + "-" + std::to_string(++counter);
+  p.call = call;
+  p.session = j.batch->options.session;
+  p.reason = d.message.empty() ? "tool \"" + t.name + "\" needs approval" : d.message;
+  tool_result r = tool_result::text("the call to tool \"" + t.name +
+                                    "\" is waiting for approval and has not run yet");
+  r.meta["pending_approval"] = p.to_json();
+  return refuse(call_outcome::pending_approval, std::move(r));
+}
+
 // check returns the result of a call that must not run, or std::nullopt to run it.
 std::optional<outcome_result> executor::impl::check(job& j, bool skip_approval) {
   tool_call& call = j.call;
@@ -102,32 +134,9 @@ std::optional<outcome_result> executor::impl::check(job& j, bool skip_approval) 
   }
 
   if (t.dangerous && !skip_approval) {
-    approval_decision d = options.approval
-                              ? options.approval({t, call, j.batch->options.session})
-                              : approval_decision::defer("tool \"" + t.name + "\" is dangerous");
-    switch (d.kind) {
-      case approval_kind::approve: break;
-      case approval_kind::reject:
-        return refuse(call_outcome::rejected,
-                      tool_result::error("the call to tool \"" + t.name +
-                                         "\" was rejected: " + d.message));
-      case approval_kind::edit:
-        call.arguments = std::move(d.arguments);
-        call.raw_arguments = dump_json(call.arguments);
-        return check(j, true);
-      case approval_kind::defer: {
-        pending_approval p;
-        const std::string ms = unix_ms_text(p.created_unix_ms);
-        p.id = "approval-" + ms + "-" + std::to_string(++counter);
-        p.call = call;
-        p.session = j.batch->options.session;
-        p.reason = d.message.empty() ? "tool \"" + t.name + "\" needs approval" : d.message;
-        tool_result r = tool_result::text("the call to tool \"" + t.name +
-                                          "\" is waiting for approval and has not run yet");
-        r.meta["pending_approval"] = p.to_json();
-        return refuse(call_outcome::pending_approval, std::move(r));
-      }
-    }
+    bool edited = false;
+    if (auto refused = approve(j, edited)) return refused;
+    if (edited) return check(j, true);  // edited arguments are validated again
   }
 
   if (cache && t.annotations.read_only.value_or(false)) {

@@ -121,9 +121,12 @@ struct executor::impl : std::enable_shared_from_this<impl> {
                                 const std::shared_ptr<batch_state>& batch);
   void admit(const std::shared_ptr<job>& j, bool skip_approval);
   std::optional<outcome_result> check(job& j, bool skip_approval);
+  std::optional<outcome_result> approve(job& j, bool& edited);
 
   // run.cpp
   outcome_result run(job& j);
+  std::optional<outcome_result> gate_call(job& j, std::stop_token stop);
+  outcome_result invoke(job& j, std::stop_token stop);
   circuit_breaker& breaker_for(const std::string& tool);
   steady::duration timeout_of(const tool& t) const;
 

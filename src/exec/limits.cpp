@@ -116,6 +116,11 @@ void circuit_breaker::record(bool success) {
   }
 }
 
+void circuit_breaker::cancel_trial() {
+  std::lock_guard lock(mutex_);
+  if (state_ == breaker_state::half_open) trial_in_flight_ = false;
+}
+
 breaker_state circuit_breaker::state() const {
   std::lock_guard lock(mutex_);
   if (state_ == breaker_state::open && clock_->now() >= opened_at_ + options_.open_for)

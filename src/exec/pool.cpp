@@ -139,6 +139,7 @@ void executor::impl::expire(const std::shared_ptr<job>& j, call_outcome why) {
   }
   j->stop.request_stop();
   if (was_running && why == call_outcome::timeout) breaker_for(j->call.name).record(false);
+  if (was_running && why == call_outcome::cancelled) breaker_for(j->call.name).cancel_trial();
   const auto since = was_running ? j->started : j->enqueued;
   outcome_result r{expiry_result(*j, why, was_running, timeout_of(j->entry->definition)), why, 1};
   r.result.duration = std::chrono::duration_cast<std::chrono::microseconds>(steady::now() - since);

@@ -48,37 +48,39 @@ double reported_cost(const tool_result& r) {
 
 }  // namespace
 
-outcome_result executor::impl::run(job& j) {
+// gate_call applies the tool's rate limit and circuit breaker; returns a refusal or nullopt.
+std::optional<outcome_result> executor::impl::gate_call(job& j, std::stop_token stop) {
   const tool& t = j.entry->definition;
   const std::string& session = j.batch->options.session;
-  std::stop_token stop = j.stop.get_token();
-
   // Rate limit: wait up to rate_limit_wait for a slot, else tell the model when to retry.
   const std::string key = t.name + "\n" + session;
   clock::duration waited{0};
   while (auto wait = limiter.try_acquire(key, t.rate)) {
     if (waited + *wait > j.batch->options.rate_limit_wait)
-      return {rate_limited(t, session, *wait), call_outcome::rate_limited, 0};
+      return outcome_result{rate_limited(t, session, *wait), call_outcome::rate_limited, 0};
     if (!time->sleep_for(*wait, stop))
-      return {tool_result::error("tool \"" + t.name + "\" was cancelled while waiting for its "
-                                 "rate limit"),
-              call_outcome::cancelled, 0};
+      return outcome_result{tool_result::error("tool \"" + t.name +
+                                               "\" was cancelled while waiting for its rate limit"),
+                            call_outcome::cancelled, 0};
     waited += *wait;
   }
-
-  circuit_breaker& breaker = breaker_for(t.name);
-  if (auto retry_after = breaker.allow()) {
+  if (auto retry_after = breaker_for(t.name).allow()) {
     tool_result r = tool_result::error(
         "tool \"" + t.name + "\" is temporarily unavailable after repeated failures; retry after " +
         std::to_string(ms_of(*retry_after)) + " ms or use another tool");
     r.meta["retry_after_ms"] = ms_of(*retry_after);
-    return {std::move(r), call_outcome::circuit_open, 0};
+    return outcome_result{std::move(r), call_outcome::circuit_open, 0};
   }
+  return std::nullopt;
+}
 
+// invoke runs the handler, retrying transient errors of idempotent tools with back-off.
+outcome_result executor::impl::invoke(job& j, std::stop_token stop) {
   {
     std::lock_guard lock(j.mutex);
     if (!j.completed)
-      emit(j, {.kind = event_kind::start, .index = j.index, .call = &j.call, .session = session});
+      emit(j, {.kind = event_kind::start, .index = j.index, .call = &j.call,
+               .session = j.batch->options.session});
   }
   call_context ctx{.stop = stop,
                    .on_progress =
@@ -92,31 +94,39 @@ outcome_result executor::impl::run(job& j) {
                                   .progress = &p});
                        },
                    .call_id = j.call.id,
-                   .session = session};
-
-  const bool may_retry = t.annotations.idempotent.value_or(false);
+                   .session = j.batch->options.session};
+  const bool may_retry = j.entry->definition.annotations.idempotent.value_or(false);
   const auto started = steady::now();
-  tool_result r;
-  int attempts = 0;
+  outcome_result out;
   for (;;) {
-    r = invoke_handler(*j.entry, j.call.arguments, ctx);
-    ++attempts;
-    if (stop.stop_requested() || !may_retry || !is_transient(r) ||
-        attempts >= options.retry.max_attempts)
+    out.result = invoke_handler(*j.entry, j.call.arguments, ctx);
+    ++out.attempts;
+    if (stop.stop_requested() || !may_retry || !is_transient(out.result) ||
+        out.attempts >= options.retry.max_attempts)
       break;
     double unit;
     {
       std::lock_guard lock(rng_mutex);
       unit = std::uniform_real_distribution<double>(0.0, 1.0)(rng);
     }
-    if (!time->sleep_for(backoff_delay(options.retry, attempts, unit), stop)) break;
+    if (!time->sleep_for(backoff_delay(options.retry, out.attempts, unit), stop)) break;
   }
-  r.duration = std::chrono::duration_cast<std::chrono::microseconds>(steady::now() - started);
+  out.result.duration =
+      std::chrono::duration_cast<std::chrono::microseconds>(steady::now() - started);
+  out.outcome = out.result.is_error ? call_outcome::error : call_outcome::ok;
+  return out;
+}
+
+outcome_result executor::impl::run(job& j) {
+  const tool& t = j.entry->definition;
+  std::stop_token stop = j.stop.get_token();
+  if (auto refused = gate_call(j, stop)) return std::move(*refused);
+  outcome_result out = invoke(j, stop);
   // A late result of an abandoned call was already reported as a timeout: record nothing.
-  const call_outcome outcome = r.is_error ? call_outcome::error : call_outcome::ok;
-  if (stop.stop_requested()) return {std::move(r), outcome, attempts};
-  breaker.record(!r.is_error);
-  if (attempts > 1) r.meta["attempts"] = attempts;
+  if (stop.stop_requested()) return out;
+  tool_result& r = out.result;
+  breaker_for(t.name).record(!r.is_error);
+  if (out.attempts > 1) r.meta["attempts"] = out.attempts;
   if (!j.coerced.is_null()) r.meta["coerced"] = j.coerced;
 
   const double extra = reported_cost(r);
@@ -133,7 +143,7 @@ outcome_result executor::impl::run(job& j) {
                      .spill_name = spill_name});
   }
   if (!j.cache_key.empty() && !r.is_error) cache->put(j.cache_key, r);
-  return {std::move(r), outcome, attempts};
+  return out;
 }
 
 }  // namespace tooluse::exec

@@ -92,6 +92,9 @@ class circuit_breaker {
   std::optional<clock::duration> allow();
   /// record reports the outcome of an admitted call.
   void record(bool success);
+  /// cancel_trial forgets a half-open trial that was cancelled before it could be recorded,
+  /// so the next call may try instead.
+  void cancel_trial();
   /// state returns the current state (an open circuit whose time is up reads half_open).
   breaker_state state() const;
 
