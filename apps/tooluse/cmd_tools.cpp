@@ -4,6 +4,7 @@
 #include "cli.hpp"
 #include "tooluse/exec/executor.hpp"
 #include "tooluse/json.hpp"
+#include "tooluse/schema/coerce.hpp"
 
 namespace tooluse::cli {
 namespace {
@@ -44,7 +45,10 @@ int call_tool(const tools_options& o) {
   }
   auto args = parse_json(o.arguments);
   if (!args) return usage_error("arguments for \"" + o.name + "\": " + args.error().message);
-  auto errors = entry->input_validator->validate(*args);
+  // Same check the engine makes: tools that opt in to coercion get their arguments repaired.
+  auto errors = entry->definition.coerce_arguments
+                    ? schema::coerce(*entry->input_validator, *args).errors
+                    : entry->input_validator->validate(*args);
   if (!errors.empty())
     return usage_error("arguments for \"" + o.name + "\" do not match its schema:\n" +
                        schema::format_errors(errors));
