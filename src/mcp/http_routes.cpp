@@ -238,7 +238,7 @@ bool http_server::impl::post_stateless(tcp::socket& sock, http_request& req, con
   return reply.finish();
 }
 
-bool http_server::impl::listen(tcp::socket& sock, http_request& req, const jsonrpc::request& r) {
+bool http_server::impl::listen(tcp::socket& sock, http_request& /*req*/, const jsonrpc::request& r) {
   auto res = detail::sse_headers();
   res.keep_alive(false);
   http::response_serializer<http::empty_body> sr{res};

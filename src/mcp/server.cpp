@@ -9,19 +9,11 @@ namespace tooluse::mcp {
 namespace {
 
 // adapt turns a registry entry into an MCP tool: validated arguments, stop token, progress.
-std::shared_ptr<tool_entry> adapt(const std::shared_ptr<const registered_tool>& entry,
-                                  const server_options& options) {
+std::shared_ptr<tool_entry> adapt(const std::shared_ptr<const registered_tool>& entry) {
   auto e = std::make_shared<tool_entry>();
   e->definition = entry->definition;
   e->validator = entry->input_validator;
-  bool validate = options.validate_arguments;
-  e->handler = [entry, validate](const json& args, request_context& ctx) -> tool_outcome {
-    if (validate && entry->input_validator) {
-      auto errors = entry->input_validator->validate(args);
-      if (!errors.empty())
-        return tool_result::error("invalid arguments for tool \"" + entry->definition.name +
-                                  "\":\n" + schema::format_errors(errors));
-    }
+  e->handler = [entry](const json& args, request_context& ctx) -> tool_outcome {
     call_context cc;
     cc.stop = ctx.stop();
     cc.on_progress = [&ctx](const progress_update& p) { ctx.progress(p.progress, p.total, p.message); };
@@ -39,7 +31,7 @@ std::vector<std::shared_ptr<tool_entry>> server::impl::all_tools() const {
     out = tools;
   }
   if (registry)
-    for (const auto& e : registry->list()) out.push_back(adapt(e, options));
+    for (const auto& e : registry->list()) out.push_back(adapt(e));
   return out;
 }
 
@@ -50,7 +42,7 @@ std::shared_ptr<tool_entry> server::impl::find_tool(std::string_view name) const
       if (t->definition.name == name) return t;
   }
   if (registry)
-    if (auto e = registry->find(name)) return adapt(e, options);
+    if (auto e = registry->find(name)) return adapt(e);
   return nullptr;
 }
 
