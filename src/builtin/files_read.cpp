@@ -241,9 +241,8 @@ tool_result file_search(const files_state& s, const json& args) {
                                          {"truncated", truncated}});
 }
 
-}  // namespace
 
-void register_read_tools(tool_registry& registry, std::shared_ptr<const files_state> state) {
+void add_file_read(tool_registry& registry, std::shared_ptr<const files_state> state) {
   const tool_annotations read_only{.read_only = true, .destructive = false, .idempotent = true,
                                    .open_world = false};
   registry.add(
@@ -270,6 +269,11 @@ void register_read_tools(tool_registry& registry, std::shared_ptr<const files_st
        .tags = {"files", "read"},
        .timeout = std::chrono::seconds(10)},
       [state](const json& a, call_context&) { return file_read(*state, a); });
+}
+
+void add_file_list(tool_registry& registry, std::shared_ptr<const files_state> state) {
+  const tool_annotations read_only{.read_only = true, .destructive = false, .idempotent = true,
+                                   .open_world = false};
   registry.add(
       {.name = "file_list",
        .title = "List a folder",
@@ -291,6 +295,11 @@ void register_read_tools(tool_registry& registry, std::shared_ptr<const files_st
        .tags = {"files", "read"},
        .timeout = std::chrono::seconds(10)},
       [state](const json& a, call_context&) { return file_list(*state, a); });
+}
+
+void add_file_search(tool_registry& registry, std::shared_ptr<const files_state> state) {
+  const tool_annotations read_only{.read_only = true, .destructive = false, .idempotent = true,
+                                   .open_world = false};
   registry.add(
       {.name = "file_search",
        .title = "Search files by name and content",
@@ -317,6 +326,14 @@ void register_read_tools(tool_registry& registry, std::shared_ptr<const files_st
        .tags = {"files", "search"},
        .timeout = std::chrono::seconds(30)},
       [state](const json& a, call_context&) { return file_search(*state, a); });
+}
+
+}  // namespace
+
+void register_read_tools(tool_registry& registry, std::shared_ptr<const files_state> state) {
+  add_file_read(registry, state);
+  add_file_list(registry, state);
+  add_file_search(registry, state);
 }
 
 }  // namespace tooluse::builtin::detail

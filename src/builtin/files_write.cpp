@@ -161,9 +161,8 @@ tool_result file_delete(const files_state& s, const json& args) {
                        {{"path", rel}, {"entries_removed", removed}});
 }
 
-}  // namespace
 
-void register_write_tools(tool_registry& registry, std::shared_ptr<const files_state> state) {
+void add_file_write(tool_registry& registry, std::shared_ptr<const files_state> state) {
   registry.add(
       {.name = "file_write",
        .title = "Write a file",
@@ -187,6 +186,9 @@ void register_write_tools(tool_registry& registry, std::shared_ptr<const files_s
        .timeout = std::chrono::seconds(10),
        .dangerous = true},
       [state](const json& a, call_context&) { return file_write(*state, a); });
+}
+
+void add_file_edit(tool_registry& registry, std::shared_ptr<const files_state> state) {
   registry.add(
       {.name = "file_edit",
        .title = "Edit a file (exact replace)",
@@ -211,6 +213,9 @@ void register_write_tools(tool_registry& registry, std::shared_ptr<const files_s
        .timeout = std::chrono::seconds(10),
        .dangerous = true},
       [state](const json& a, call_context&) { return file_edit(*state, a); });
+}
+
+void add_file_delete(tool_registry& registry, std::shared_ptr<const files_state> state) {
   registry.add(
       {.name = "file_delete",
        .title = "Delete a file or folder",
@@ -230,6 +235,14 @@ void register_write_tools(tool_registry& registry, std::shared_ptr<const files_s
        .timeout = std::chrono::seconds(30),
        .dangerous = true},
       [state](const json& a, call_context&) { return file_delete(*state, a); });
+}
+
+}  // namespace
+
+void register_write_tools(tool_registry& registry, std::shared_ptr<const files_state> state) {
+  add_file_write(registry, state);
+  add_file_edit(registry, state);
+  add_file_delete(registry, state);
 }
 
 }  // namespace tooluse::builtin::detail

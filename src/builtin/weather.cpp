@@ -51,23 +51,26 @@ result<json> geocode(const web_state& s, const std::string& place, const std::st
   return results[0];
 }
 
-tool_result weather(const web_state& s, const json& args) {
+result<json> place_of(const web_state& s, const json& args) {
   std::string location = arg_string(args, "location");
+  if (has_arg(args, "latitude") && has_arg(args, "longitude"))
+    return json{{"name", location.empty() ? "given coordinates" : location},
+                {"latitude", arg_double(args, "latitude", 0)}, {"longitude", arg_double(args, "longitude", 0)}};
+  if (location.empty())
+    return fail(errc::invalid_argument, "give a location (a city name such as \"Berlin\") or latitude and longitude");
+  auto g = geocode(s, location, arg_string(args, "language", "en"));
+  if (!g) return fail(g.error());
+  return json{{"name", g->value("name", location)}, {"country", g->value("country", "")},
+              {"admin1", g->value("admin1", "")}, {"latitude", g->value("latitude", 0.0)},
+              {"longitude", g->value("longitude", 0.0)}};
+}
+
+tool_result weather(const web_state& s, const json& args) {
   bool imperial = arg_string(args, "units", "metric") == "imperial";
   int days = static_cast<int>(std::clamp<std::int64_t>(arg_int(args, "days", 3), 1, 16));
-  json place = json::object();
-  if (has_arg(args, "latitude") && has_arg(args, "longitude")) {
-    place = {{"name", location.empty() ? "given coordinates" : location},
-             {"latitude", arg_double(args, "latitude", 0)}, {"longitude", arg_double(args, "longitude", 0)}};
-  } else if (!location.empty()) {
-    auto g = geocode(s, location, arg_string(args, "language", "en"));
-    if (!g) return error_result(g.error());
-    place = {{"name", g->value("name", location)}, {"country", g->value("country", "")},
-             {"admin1", g->value("admin1", "")}, {"latitude", g->value("latitude", 0.0)},
-             {"longitude", g->value("longitude", 0.0)}};
-  } else {
-    return tool_result::error("give a location (a city name such as \"Berlin\") or latitude and longitude");
-  }
+  auto found = place_of(s, args);
+  if (!found) return error_result(found.error());
+  json place = std::move(*found);
   std::string url = s.options.open_meteo_url + "/v1/forecast?latitude=" + num(place["latitude"]) +
                     "&longitude=" + num(place["longitude"]) +
                     "&current=temperature_2m,relative_humidity_2m,apparent_temperature,precipitation,"

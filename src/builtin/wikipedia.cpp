@@ -126,9 +126,8 @@ tool_result wikipedia_page(const web_state& s, const json& args) {
   return text_and_data(std::move(out), std::move(data));
 }
 
-}  // namespace
 
-void register_wikipedia_tools(tool_registry& registry, std::shared_ptr<const web_state> state) {
+void add_wikipedia_search(tool_registry& registry, std::shared_ptr<const web_state> state) {
   const tool_annotations ann{.read_only = true, .destructive = false, .idempotent = true, .open_world = true};
   registry.add(
       {.name = "wikipedia_search",
@@ -150,6 +149,10 @@ void register_wikipedia_tools(tool_registry& registry, std::shared_ptr<const web
        .timeout = state->options.timeout + std::chrono::seconds(5),
        .rate = {.calls = 60, .window = std::chrono::minutes(1)}},
       [state](const json& a, call_context&) { return wikipedia_search(*state, a); });
+}
+
+void add_wikipedia_page(tool_registry& registry, std::shared_ptr<const web_state> state) {
+  const tool_annotations ann{.read_only = true, .destructive = false, .idempotent = true, .open_world = true};
   registry.add(
       {.name = "wikipedia_page",
        .title = "Read a Wikipedia page",
@@ -173,6 +176,13 @@ void register_wikipedia_tools(tool_registry& registry, std::shared_ptr<const web
        .timeout = state->options.timeout + std::chrono::seconds(5),
        .rate = {.calls = 60, .window = std::chrono::minutes(1)}},
       [state](const json& a, call_context&) { return wikipedia_page(*state, a); });
+}
+
+}  // namespace
+
+void register_wikipedia_tools(tool_registry& registry, std::shared_ptr<const web_state> state) {
+  add_wikipedia_search(registry, state);
+  add_wikipedia_page(registry, state);
 }
 
 }  // namespace tooluse::builtin::detail
