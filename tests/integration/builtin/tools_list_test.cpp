@@ -31,8 +31,9 @@ std::set<std::string> listed(const std::string& flags) {
   for (const auto& t : *tools) {
     EXPECT_EQ(t["inputSchema"]["type"], "object") << t["name"];
     EXPECT_GT(t["description"].get<std::string>().size(), 80u) << t["name"];
-    if (t["name"] != "calculator")  // another module's tool, with its own description style
+    if (t["name"] != "calculator") {  // another module's tool, with its own description style
       EXPECT_NE(t["description"].get<std::string>().find("Example"), std::string::npos) << t["name"];
+    }
     names.insert(t["name"].get<std::string>());
   }
   return names;
