@@ -131,7 +131,8 @@ struct coercer {
       if (n->minimum && x < *n->minimum) bound = *n->minimum;
       if (n->maximum && x > *n->maximum) bound = *n->maximum;
       if (!bound) continue;
-      json to = v.is_number_integer() && *bound == std::floor(*bound)
+      json to = v.is_number_integer() && *bound == std::floor(*bound) &&
+                        std::fabs(*bound) < 9e18L
                     ? json(static_cast<std::int64_t>(*bound))
                     : json(static_cast<double>(*bound));
       record(path, v, to, "clamp");
