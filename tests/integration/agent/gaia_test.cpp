@@ -47,7 +47,7 @@ TEST(gaia_agent, kipchoge_to_the_moon_is_17_thousand_hours) {
   turn({{"call_3", "search_wikipedia", R"({"query":"Moon"})"},
         {"call_4", "get_wikipedia_page", R"({"title":"Moon"})"}});
   turn({{"call_5", "calculator", R"({"expression":"356400 * (2*3600 + 1*60 + 9) / 42.195 / 3600"})"}});
-  turn({{"call_6", "calculator", R"({"expression":"round(356400 * 7269 / 42.195 / 3600 / 1000)"})"}});
+  turn({{"call_6", "calculator", R"j({"expression":"round(356400 * 7269 / 42.195 / 3600 / 1000)"})j"}});
   turn({}, "17");
 
   tool_registry tools;
@@ -81,11 +81,12 @@ TEST(gaia_agent, kipchoge_to_the_moon_is_17_thousand_hours) {
   auto reqs = server.requests();
   ASSERT_EQ(reqs.size(), 6u);
   std::vector<std::string> ids;
-  for (const auto& m : reqs.back().json_body()["messages"])
+  json last = reqs.back().json_body();
+  for (const auto& m : last["messages"])
     if (m["role"] == "tool") ids.push_back(m["tool_call_id"]);
   EXPECT_EQ(ids, (std::vector<std::string>{"call_1", "call_2", "call_3", "call_4", "call_5",
                                            "call_6"}));
-  EXPECT_EQ(reqs.back().json_body()["messages"][0]["role"], "system");
+  EXPECT_EQ(last["messages"][0]["role"], "system");
   EXPECT_EQ(streamed, "17");
   EXPECT_EQ(r->usage.input_tokens, 60);
 }
