@@ -43,8 +43,10 @@ bool gemini_clean(const json& s) {
 
 // Every name maps to one the target accepts and back; returns how many were checked.
 std::size_t check_names(const std::vector<schema::tool_spec>& specs,
-                        const schema::exported_tools& out, export_target target) {
+                        const schema::exported_tools& out, export_target target,
+                        std::size_t& renamed) {
   for (const auto& s : specs) {
+    renamed += out.names.provider_name(s.name) != s.name ? 1 : 0;
     auto provider = out.names.provider_name(s.name);
     EXPECT_TRUE(provider && schema::matches_name_rule(*provider, schema::name_rule_for(target)))
         << s.name;
@@ -100,7 +102,7 @@ const std::vector<strict_form>& strict_forms() {
 TEST(bfcl_export, every_tool_exports_to_every_target) {
   const corpus& c = load();
   std::map<std::string, std::size_t> strict_failures;
-  std::size_t exported = 0, names = 0;
+  std::size_t exported = 0, names = 0, renamed = 0;
   for (const auto& e : c.entries) {
     std::vector<schema::tool_spec> specs;
     for (auto i : e.functions) specs.push_back(c.functions[i].spec);
@@ -112,7 +114,7 @@ TEST(bfcl_export, every_tool_exports_to_every_target) {
       }
       ASSERT_TRUE(out) << e.id << " " << to_string(target) << ": " << out.error().message;
       exported += specs.size();
-      names += check_names(specs, *out, target);
+      names += check_names(specs, *out, target, renamed);
       if (target == export_target::gemini)
         for (const auto& d : out->tools[0]["functionDeclarations"])
           EXPECT_TRUE(gemini_clean(d.value("parameters", json::object())))
@@ -127,7 +129,7 @@ TEST(bfcl_export, every_tool_exports_to_every_target) {
   std::cout << "[bfcl] tool exports: " << exported << " (6 targets); strict form for "
             << strict_ok << " of " << c.functions.size() << " functions; not expressible:";
   for (const auto& [why, n] : strict_failures) std::cout << " " << why << " (" << n << " entries)";
-  std::cout << "\n[bfcl] tool names mapped and round-tripped: " << names << " (all targets)\n";
+  std::cout << "\n[bfcl] tool names mapped and round-tripped: " << names << " (all targets); renamed for the target: " << renamed << "\n";
   for (const auto& [why, n] : strict_failures)
     EXPECT_TRUE(why == "object with free-form keys" || why == "parameter of any type" ||
                 why == "unsupported keyword")

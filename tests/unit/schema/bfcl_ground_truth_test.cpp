@@ -130,7 +130,9 @@ TEST(bfcl_ground_truth, every_ground_truth_call_validates) {
             << c.ground_truth_entries << " entries; valid: " << valid
             << "; rejected as inconsistent with their doc: " << c.calls.size() - valid
             << " (" << known_inconsistencies().size() << " listed parameters)"
-            << "; Java/JS expression values skipped: " << c.skipped_expressions << "\n";
+            << "; Java/JS expression values skipped: " << c.skipped_expressions
+            << "; \"omitted\" offered for a required parameter, skipped: "
+            << c.skipped_omitted_required << "\n";
 }
 
 // A value of a JSON type `schema` does not allow, or null if it allows all of them.
