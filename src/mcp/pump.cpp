@@ -47,20 +47,34 @@ void message_pump::feed(std::string_view line) {
       srv_.handle_message(session_, m, [this](const json& j, bool) { write(j); });
       continue;
     }
-    {
-      std::unique_lock lock(mu_);
-      cv_.wait(lock, [&] { return running_ < options_.max_concurrent_requests; });
-      ++running_;
-    }
-    std::thread([this, msg = std::move(m)]() mutable { run_request(std::move(msg)); }).detach();
+    // Requests that may block (tools, prompts, reads) run on a pool that grows up to
+    // max_concurrent_requests threads, so a tool waiting for the client never stalls reading.
+    std::unique_lock lock(mu_);
+    cv_.wait(lock, [&] { return running_ < options_.max_concurrent_requests; });
+    ++running_;
+    queue_.push_back(std::move(m));
+    if (static_cast<int>(queue_.size()) > idle_ &&
+        static_cast<int>(workers_.size()) < options_.max_concurrent_requests)
+      workers_.emplace_back([this] { worker(); });
+    cv_.notify_all();
   }
 }
 
-void message_pump::run_request(jsonrpc::message m) {
-  srv_.handle_message(session_, m, [this](const json& j, bool) { write(j); });
-  std::lock_guard lock(mu_);
-  --running_;
-  cv_.notify_all();
+void message_pump::worker() {
+  std::unique_lock lock(mu_);
+  for (;;) {
+    ++idle_;
+    cv_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+    --idle_;
+    if (queue_.empty()) return;
+    jsonrpc::message m = std::move(queue_.front());
+    queue_.pop_front();
+    lock.unlock();
+    srv_.handle_message(session_, m, [this](const json& j, bool) { write(j); });
+    lock.lock();
+    --running_;
+    cv_.notify_all();
+  }
 }
 
 void message_pump::finish() {
@@ -85,7 +99,10 @@ void message_pump::finish() {
   {
     std::unique_lock lock(mu_);
     cv_.wait(lock, [&] { return running_ == 0; });
+    stopping_ = true;
+    cv_.notify_all();
   }
+  for (auto& t : workers_) t.join();
   srv_.close_session(session_);
 }
 

@@ -4,6 +4,7 @@
 // block on the client, e.g. sampling); everything written goes through one writer.
 
 #include <condition_variable>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -30,7 +31,7 @@ class message_pump {
 
  private:
   void write(const json& message);
-  void run_request(jsonrpc::message m);
+  void worker();
 
   server& srv_;
   std::function<void(const std::string&)> write_;
@@ -39,8 +40,12 @@ class message_pump {
   std::mutex write_mu_;
   std::mutex mu_;
   std::condition_variable cv_;
-  int running_ = 0;
+  int running_ = 0;   ///< requests queued or being handled
+  int idle_ = 0;      ///< workers waiting for a request
   bool finished_ = false;
+  bool stopping_ = false;
+  std::deque<jsonrpc::message> queue_;
+  std::vector<std::thread> workers_;
 };
 
 }  // namespace tooluse::mcp
