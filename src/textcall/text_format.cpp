@@ -145,12 +145,15 @@ stream_delta stream_parser::finish() { return impl_->engine.finish(); }
 parsed_text parse(format f, std::string_view text, const parse_options& options) {
   detail::engine p(detail::rules_for(f, options), options);  // no copy of the schemas
   parsed_text out;
-  for (stream_delta d : {p.feed(text), p.finish()}) {
-    out.content += d.content;
+  auto absorb = [&out](stream_delta d) {
+    if (out.content.empty()) out.content = std::move(d.content);
+    else out.content += d.content;
     out.reasoning += d.reasoning;
     for (auto& c : d.calls) out.calls.push_back(std::move(c));
     for (auto& m : d.diagnostics) out.diagnostics.push_back(std::move(m));
-  }
+  };
+  absorb(p.feed(text));
+  absorb(p.finish());
   return out;
 }
 
