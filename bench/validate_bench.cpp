@@ -148,7 +148,7 @@ class ratio_reporter : public benchmark::ConsoleReporter {
       std::string name = r.run_name.function_name;
       if (r.run_type == Run::RT_Aggregate && r.aggregate_name != "median") continue;
       if (r.run_type == Run::RT_Iteration && times.count(name) && r.repetitions > 1) continue;
-      times[name] = r.GetAdjustedRealTime();
+      times[name] = r.GetAdjustedCPUTime();  // CPU time: robust on a shared, loaded machine
     }
     ConsoleReporter::ReportRuns(runs);
   }
@@ -165,7 +165,8 @@ int main(int argc, char** argv) {
   auto ours = reporter.times.find("bm_tooluse_is_valid");
   auto theirs = reporter.times.find("bm_valijson_validate");
   if (ours != reporter.times.end() && theirs != reporter.times.end() && ours->second > 0)
-    std::printf("median per call: tooluse %.1f ns, valijson %.1f ns; valijson/tooluse = %.2f\n",
+    std::printf("median CPU time per call: tooluse %.1f ns, valijson %.1f ns; "
+                "valijson/tooluse = %.2f\n",
                 ours->second, theirs->second, theirs->second / ours->second);
   benchmark::Shutdown();
   return 0;
