@@ -25,7 +25,8 @@ struct cli_outcome {
 /// run_tooluse runs TOOLUSE_CLI_PATH with `args` in `cwd`, with only PATH, HOME=cwd and `env`.
 inline cli_outcome run_tooluse(const std::vector<std::string>& args,
                                const std::map<std::string, std::string>& env,
-                               const std::filesystem::path& cwd) {
+                               const std::filesystem::path& cwd,
+                               const std::string& stdin_path = "/dev/null") {
   std::vector<std::string> argv_s = {TOOLUSE_CLI_PATH};
   argv_s.insert(argv_s.end(), args.begin(), args.end());
   std::vector<char*> argv;
@@ -40,7 +41,7 @@ inline cli_outcome run_tooluse(const std::vector<std::string>& args,
   auto out_path = cwd / "stdout.txt", err_path = cwd / "stderr.txt";
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 0, stdin_path.c_str(), O_RDONLY, 0);
   posix_spawn_file_actions_addopen(&fa, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_addopen(&fa, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_addchdir_np(&fa, cwd.c_str());
