@@ -50,7 +50,9 @@ std::size_t check_names(const std::vector<schema::tool_spec>& specs,
     auto provider = out.names.provider_name(s.name);
     EXPECT_TRUE(provider && schema::matches_name_rule(*provider, schema::name_rule_for(target)))
         << s.name;
-    if (provider) EXPECT_EQ(out.names.original_name(*provider), s.name);
+    if (provider) {
+      EXPECT_EQ(out.names.original_name(*provider), s.name);
+    }
   }
   return specs.size();
 }
@@ -115,13 +117,17 @@ TEST(bfcl_export, every_tool_exports_to_every_target) {
       ASSERT_TRUE(out) << e.id << " " << to_string(target) << ": " << out.error().message;
       exported += specs.size();
       names += check_names(specs, *out, target, renamed);
-      if (target == export_target::gemini)
-        for (const auto& d : out->tools[0]["functionDeclarations"])
+      if (target == export_target::gemini) {
+        for (const auto& d : out->tools[0]["functionDeclarations"]) {
           EXPECT_TRUE(gemini_clean(d.value("parameters", json::object())))
               << e.id << ": " << dump_json(d);
-      if (target == export_target::openai)
-        for (std::size_t i = 0; i < specs.size(); ++i)
+        }
+      }
+      if (target == export_target::openai) {
+        for (std::size_t i = 0; i < specs.size(); ++i) {
           EXPECT_EQ(out->tools[i]["function"]["parameters"], specs[i].input_schema);
+        }
+      }
     }
   }
   std::size_t strict_ok = 0;
