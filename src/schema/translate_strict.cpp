@@ -109,6 +109,7 @@ status strict_walker::walk_object(const json& s, json& out, const std::string& p
   if (depth > max_depth)
     return unsupported(path, "nesting deeper than openai strict mode's limit of 10 levels");
   json props = s.contains("properties") ? s["properties"] : json::object();
+  if (!props.is_object()) return unsupported(path, "\"properties\" must be an object");
   const json ap = s.value("additionalProperties", json());
   bool closed = ap.is_boolean() && !ap.get<bool>();
   if (!ap.is_null() && !closed)
@@ -119,7 +120,8 @@ status strict_walker::walk_object(const json& s, json& out, const std::string& p
                              "openai strict mode cannot express; declare its properties");
   std::set<std::string> required;
   if (s.contains("required"))
-    for (const auto& r : s["required"]) required.insert(r.get<std::string>());
+    for (const auto& r : s["required"])
+      if (r.is_string()) required.insert(r.get<std::string>());
   json out_props = json::object();
   json out_required = json::array();
   for (const auto& [name, sub] : props.items()) {
@@ -145,7 +147,7 @@ status strict_walker::walk_subschemas(const json& s, json& out, const std::strin
     out["items"] = std::move(*items);
   }
   for (const char* key : {"anyOf", "oneOf"}) {
-    if (!s.contains(key)) continue;
+    if (!s.contains(key) || !s[key].is_array()) continue;
     json branches = json::array();
     for (std::size_t i = 0; i < s[key].size(); ++i) {
       auto b = walk(s[key][i], path, depth);
@@ -178,6 +180,7 @@ result<json> strict_walker::walk(const json& s, const std::string& path, int dep
       if (opt_.drop_unsupported) continue;
       return unsupported(path, "\"" + k + "\" is not supported by openai strict mode");
     }
+    if (k == "enum" && !v.is_array()) return unsupported(path, "\"enum\" must be an array");
     if (in(kept_keywords, k)) out[k] = v;
     if (k == "const") out["enum"] = json::array({v});
   }

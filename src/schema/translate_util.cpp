@@ -5,6 +5,13 @@
 namespace tooluse::schema::detail {
 namespace {
 
+int hex(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
 // Decodes one JSON pointer token: ~1 -> '/', ~0 -> '~', %XX -> byte.
 std::string decode_token(std::string_view token) {
   std::string out;
@@ -13,8 +20,9 @@ std::string decode_token(std::string_view token) {
     if (c == '~' && i + 1 < token.size()) {
       out += token[i + 1] == '1' ? '/' : '~';
       ++i;
-    } else if (c == '%' && i + 2 < token.size()) {
-      out += static_cast<char>(std::stoi(std::string(token.substr(i + 1, 2)), nullptr, 16));
+    } else if (c == '%' && i + 2 < token.size() && hex(token[i + 1]) >= 0 &&
+               hex(token[i + 2]) >= 0) {
+      out += static_cast<char>(hex(token[i + 1]) * 16 + hex(token[i + 2]));
       i += 2;
     } else {
       out += c;
@@ -40,7 +48,9 @@ const json* resolve_local_ref(const json& root, std::string_view ref) {
       if (it == node->end()) return nullptr;
       node = &*it;
     } else if (node->is_array()) {
-      if (token.empty() || !std::all_of(token.begin(), token.end(), ::isdigit)) return nullptr;
+      if (token.empty() || token.size() > 9 ||
+          !std::all_of(token.begin(), token.end(), [](char d) { return d >= '0' && d <= '9'; }))
+        return nullptr;
       std::size_t i = std::stoul(token);
       if (i >= node->size()) return nullptr;
       node = &(*node)[i];

@@ -116,5 +116,22 @@ TEST(translate_strict, null_kept_where_the_original_accepts_it) {
   EXPECT_EQ(from_strict_arguments(schema, args), args);
 }
 
+TEST(translate_strict, malformed_schemas_are_errors_not_exceptions) {
+  for (const char* text :
+       {R"({"type":"object","properties":[1]})", R"({"type":"object","required":[1],
+         "properties":{"a":{"type":"string","enum":3}}})",
+        R"({"type":"object","properties":{"a":{"$ref":"#/%zz/x"}}})",
+        R"({"type":"object","properties":{"a":{"$ref":"#/properties/99999999999999"}}})",
+        R"({"type":"object","properties":{"a":{"anyOf":{"x":1}}}})"}) {
+    json schema = json::parse(text);
+    EXPECT_NO_THROW({
+      auto s = make_strict_schema(schema);
+      auto g = make_gemini_schema(schema);
+      (void)s;
+      (void)g;
+    }) << text;
+  }
+}
+
 }  // namespace
 }  // namespace tooluse::schema
