@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <string>
 
-#include "test_support.hpp"
+#include "support/test_support.hpp"
 #include "tooluse/http/client.hpp"
 #include "tooluse/mcp/http_server.hpp"
 #include "tooluse/mcp/server.hpp"
