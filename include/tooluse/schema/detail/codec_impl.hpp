@@ -100,7 +100,8 @@ status decode_struct(const json& j, T& out, std::string& path) {
   const auto& meta = meta_of<T>();
   // Unknown properties are refused (the schema says additionalProperties: false), so a typo
   // in an optional field's name is not silently ignored.
-  for (const auto& [key, value] : j.items()) {
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    const std::string& key = it.key();  // not a structured binding: clang 14 cannot capture one
     bool known = false;
     std::apply([&](const auto&... f) { known = ((f.name == key) || ...); }, info.fields);
     if (!known) {
