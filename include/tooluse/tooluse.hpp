@@ -2,6 +2,7 @@
 /// \file tooluse.hpp
 /// The umbrella header: the common public API of tooluse.
 
+#include "tooluse/describe.hpp"
 #include "tooluse/error.hpp"
 #include "tooluse/json.hpp"
 #include "tooluse/result.hpp"
@@ -11,3 +12,4 @@
 #include "tooluse/tools/tool.hpp"
 #include "tooluse/tools/tool_call.hpp"
 #include "tooluse/tools/tool_result.hpp"
+#include "tooluse/tools/typed.hpp"

@@ -2,7 +2,7 @@
 // not. Each test scripts the model's turns and asserts on the exact requests the server got.
 #include <gtest/gtest.h>
 
-#include "cli_process.hpp"
+#include "support/cli_process.hpp"
 #include "support/fake_llm_server.hpp"
 
 namespace tooluse::testing {

@@ -4,7 +4,7 @@
 
 #include <fstream>
 
-#include "cli_process.hpp"
+#include "support/cli_process.hpp"
 #include "support/fake_llm_server.hpp"
 
 namespace tooluse::testing {
