@@ -83,8 +83,11 @@ void http_server::stop() {
     }
     d.cv.notify_all();
   }
+  // A blocking accept() is not woken by close() from another thread; shutdown() is.
+  ::shutdown(d.acceptor->native_handle(), SHUT_RDWR);
   beast::error_code ec;
   d.acceptor->cancel(ec);
+  if (d.accept_thread.joinable()) d.accept_thread.join();
   d.acceptor->close(ec);
   for (auto& hs : sessions) d.close_session(hs);
   if (d.accept_thread.joinable()) d.accept_thread.join();
