@@ -1,4 +1,5 @@
 #include "agent_setup.hpp"
+#include "tooluse/textcall/prompt_provider.hpp"
 
 #include <unistd.h>
 
@@ -129,6 +130,10 @@ void add_model_flags(CLI::App& cmd, model_flags& f) {
   cmd.add_flag("--yes,-y", f.yes, "Approve dangerous tools without asking");
   cmd.add_option("--record", f.record, "Record the HTTP exchanges to FILE (JSON Lines)");
   cmd.add_option("--replay", f.replay, "Replay HTTP exchanges from FILE instead of the network");
+  cmd.add_option("--tool-format", f.tool_format,
+                 "Prompt-based tool calling for models without native tools: hermes, pythonic, "
+                 "json, mistral, llama3, granite, qwen3-coder, deepseek, harmony, ..., or auto "
+                 "(tools are described in the system prompt, calls parsed from the text)");
 }
 
 result<resolved_model> resolve_model(model_flags& f, registry_flags& r) {
@@ -161,6 +166,15 @@ result<resolved_model> resolve_model(model_flags& f, registry_flags& r) {
   resolved_model out;
   if (anthropic) out.provider = std::make_unique<llm::anthropic_messages>(po);
   else out.provider = std::make_unique<llm::openai_chat>(po);
+  if (!f.tool_format.empty()) {
+    auto fmt = textcall::parse_format(f.tool_format);
+    if (!fmt) return fail(errc::invalid_argument, "--tool-format: " + fmt.error().message);
+    // "auto" announces tools in the Hermes syntax (the most widely trained) and reads any.
+    auto announce = *fmt == textcall::format::auto_detect ? textcall::format::hermes : *fmt;
+    out.provider = std::make_unique<textcall::prompt_provider>(
+        std::shared_ptr<llm::provider>(std::move(out.provider)),
+        textcall::prompt_provider_options{.text_format = announce});
+  }
   out.options = {.system = f.system,
                  .max_turns = f.max_turns.value_or(10),
                  .choice = llm::tool_choice::parse(f.tool_choice),

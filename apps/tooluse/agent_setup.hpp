@@ -25,6 +25,7 @@ struct model_flags {
   std::string tool_choice;
   std::string record;
   std::string replay;
+  std::string tool_format;  ///< raw-text tool calling (hermes, pythonic, ..., auto); empty: native
   std::optional<int> max_turns;
   std::optional<int> max_tokens;
   std::optional<double> max_cost;

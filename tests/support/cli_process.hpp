@@ -58,4 +58,10 @@ inline cli_outcome run_tooluse(const std::vector<std::string>& args,
   return r;
 }
 
+/// run_tooluse runs the CLI with `args` in a fresh temporary folder (removed afterwards).
+inline cli_outcome run_tooluse(const std::vector<std::string>& args) {
+  temp_dir dir;
+  return run_tooluse(args, {}, dir.path());
+}
+
 }  // namespace tooluse::testing

@@ -93,7 +93,9 @@ TEST_P(agent_cli, parallel_calls_are_answered_with_matching_ids_in_call_order) {
     EXPECT_EQ(first["tools"][0]["type"], "function");
     EXPECT_EQ(first["tools"][0]["function"]["name"], "calculator");
     EXPECT_EQ(first["messages"], json::parse(R"([{"role":"user","content":"What is 2*3?"}])"));
-    if (stream()) EXPECT_EQ(first["stream_options"]["include_usage"], true);
+    if (stream()) {
+      EXPECT_EQ(first["stream_options"]["include_usage"], true);
+    }
   }
   json second = reqs[1].json_body();
   auto results = tool_results(second);

@@ -1,53 +1,20 @@
 // `tooluse schema export` through the real binary: output shapes, name mapping, exit codes.
-#include <fcntl.h>
 #include <gtest/gtest.h>
-#include <spawn.h>
-#include <sys/wait.h>
 
 #include <fstream>
 #include <string>
 #include <vector>
 
-#include "support/test_support.hpp"
+#include "support/cli_process.hpp"
 #include "tooluse/json.hpp"
-
-extern char** environ;
 
 namespace {
 
 using tooluse::json;
 
-struct run_result {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
+using run_result = tooluse::testing::cli_outcome;
 
-// Runs the CLI with stdout/stderr sent to files that are read after it exits.
-run_result run(const std::vector<std::string>& args) {
-  tooluse::testing::temp_dir dir;
-  std::string out_path = (dir.path() / "out").string(), err_path = (dir.path() / "err").string();
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  std::vector<std::string> argv_s{TOOLUSE_CLI_PATH};
-  argv_s.insert(argv_s.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (auto& a : argv_s) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  pid_t pid = 0;
-  run_result r;
-  if (posix_spawn(&pid, TOOLUSE_CLI_PATH, &actions, nullptr, argv.data(), environ) == 0) {
-    int status = 0;
-    waitpid(pid, &status, 0);
-    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  }
-  posix_spawn_file_actions_destroy(&actions);
-  r.out = tooluse::testing::read_file(out_path);
-  r.err = tooluse::testing::read_file(err_path);
-  return r;
-}
+run_result run(const std::vector<std::string>& args) { return tooluse::testing::run_tooluse(args); }
 
 class schema_export_cli : public ::testing::Test {
  protected:
