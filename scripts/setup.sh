@@ -10,6 +10,11 @@ for p in "${wanted[@]}"; do
     missing+=("$p")
   fi
 done
+# Node.js and npm (only the MCP conformance and interop tests use them) may come from another
+# source than Debian (e.g. NodeSource, whose nodejs bundles npm); install Debian's only if absent.
+if ! command -v npm >/dev/null 2>&1; then
+  missing+=(nodejs npm)
+fi
 if [ ${#missing[@]} -eq 0 ]; then
   echo "setup: all ${#wanted[@]} packages present"
   exit 0
