@@ -1,12 +1,43 @@
 // tooluse::schema::validator: the public face of the compiler and the evaluator.
 #include "tooluse/schema/validator.hpp"
 
+#include <algorithm>
+#include <utility>
+#include <vector>
+
 #include "schema/evaluator.hpp"
 #include "schema/validator_access.hpp"
 
 namespace tooluse::schema {
 
+namespace {
+
+// json_depth measures nesting without recursion, so a hostile schema is rejected before anything
+// (copying included) recurses over it.
+std::size_t json_depth(const json& root, std::size_t stop_above) {
+  std::vector<std::pair<const json*, std::size_t>> stack{{&root, 1}};
+  std::size_t deepest = 0;
+  while (!stack.empty()) {
+    auto [node, depth] = stack.back();
+    stack.pop_back();
+    deepest = std::max(deepest, depth);
+    if (deepest > stop_above) break;
+    if (node->is_structured())
+      for (const auto& child : *node) stack.emplace_back(&child, depth + 1);
+  }
+  return deepest;
+}
+
+}  // namespace
+
 result<validator> validator::compile(const json& schema, const compile_options& options) {
+  // A subschema level takes at most a few JSON levels ("properties" -> name -> schema).
+  const std::size_t json_limit = options.max_depth * 4 + 16;
+  if (json_depth(schema, json_limit) > json_limit)
+    return fail(errc::schema_error, "the schema nests more than " +
+                                        std::to_string(options.max_depth) +
+                                        " levels deep; flatten it (use $defs and $ref) or raise "
+                                        "compile_options::max_depth");
   auto impl = std::make_shared<detail::compiled_schema>();
   impl->schema = schema;
   if (auto st = detail::compile_into(*impl, options); !st) return fail(st.error());
