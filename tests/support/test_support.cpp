@@ -22,6 +22,18 @@ std::string read_file(const std::filesystem::path& path) {
   return ss.str();
 }
 
+std::string run_shell(const std::string& command, int& status) {
+  std::string out;
+  status = -1;
+  FILE* p = ::popen(command.c_str(), "r");
+  if (!p) return out;
+  char buf[4096];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  status = ::pclose(p);
+  return out;
+}
+
 temp_dir::temp_dir() {
   std::random_device rd;
   path_ = std::filesystem::temp_directory_path() /

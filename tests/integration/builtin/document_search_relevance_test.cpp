@@ -57,14 +57,7 @@ TEST(document_search_relevance, repository_sources_rank_relevant_files_first) {
 }
 
 std::string run(const std::string& command, int& status) {
-  std::string out;
-  FILE* p = ::popen(command.c_str(), "r");
-  if (!p) return out;
-  char buf[4096];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  status = ::pclose(p);
-  return out;
+  return tooluse::testing::run_shell(command, status);
 }
 
 TEST(document_search_relevance, cli_index_persists_across_processes) {

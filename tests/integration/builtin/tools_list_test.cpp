@@ -11,14 +11,7 @@
 namespace {
 
 std::string run(const std::string& command, int& status) {
-  std::string out;
-  FILE* p = ::popen(command.c_str(), "r");
-  if (!p) return out;
-  char buf[4096];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  status = ::pclose(p);
-  return out;
+  return tooluse::testing::run_shell(command, status);
 }
 
 std::set<std::string> listed(const std::string& flags) {
