@@ -2,7 +2,7 @@
 // engine versus valijson (Debian libvalijson-dev, draft 7) on the same schemas and instances,
 // in one run. Data: every function of BFCL_v4_simple_python with its first ground-truth call.
 // Prints the ratio of the medians (valijson / tooluse) at the end.
-//   build/release/bench/bench_validate --benchmark_repetitions=5
+//   build/bench/bench/bench_validate (cmake --preset bench) --benchmark_repetitions=5
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
