@@ -5,6 +5,9 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 preset="${1:-debug}"
 "$root/scripts/setup.sh"
+# Real npm peers (reference MCP servers, the TypeScript SDK, the Inspector) for interop tests.
+TOOLUSE_NPM_PEERS="$("$root/scripts/npm_peers.sh")"
+export TOOLUSE_NPM_PEERS
 cd "$root"
 launcher=()
 if command -v ccache >/dev/null; then
