@@ -27,7 +27,7 @@ result<fetched> fetch(const web_state& s, std::string url, const std::stop_token
     auto u = parse_url(url);
     if (!u) return fail(u.error());
     if (auto ok = check_destination(*u, o); !ok) return fail(ok.error());
-    http::request req{.url = url, .total_timeout = o.timeout};
+    http::request req{.url = url, .total_timeout = o.timeout, .allow_address = connect_guard(*u, o)};
     req.connect_timeout = std::min(req.connect_timeout, o.timeout);
     req.headers = {{"User-Agent", o.user_agent},
                    {"Accept", "text/html,application/xhtml+xml,text/plain;q=0.9,application/json;q=0.8,*/*;q=0.1"}};

@@ -2,6 +2,7 @@
 // Shared pieces of the network tools (private to the builtin module): URL handling, the SSRF
 // address policy, JSON requests with secrets kept out of error messages, HTML to text.
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -39,6 +40,12 @@ bool is_public_address(std::string_view numeric_ip);
 /// addresses are allowed) every address the host resolves to must be public.
 /// Errors: errc::permission_denied naming the host and why.
 status check_destination(const url_parts& u, const web_options& o);
+
+/// connect_guard returns the check http::request::allow_address applies at connect time, so a
+/// name that resolves to a public address for check_destination and to a private one for the
+/// connection (DNS rebinding) is still refused. Empty when private addresses are allowed for
+/// `u`, or when a proxy is configured in the environment (the proxy resolves the name then).
+std::function<bool(std::string_view)> connect_guard(const url_parts& u, const web_options& o);
 
 /// web_state is what the network tools share. Immutable after registration.
 struct web_state {

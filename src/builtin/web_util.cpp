@@ -4,6 +4,7 @@
 #include <sys/socket.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 
 #include "builtin/web_impl.hpp"
@@ -113,6 +114,23 @@ bool is_public_address(std::string_view numeric_ip) {
   return true;
 }
 
+namespace {
+bool private_allowed(const url_parts& u, const web_options& o) {
+  if (o.allow_private_addresses) return true;
+  std::string endpoint = u.host + ":" + std::to_string(u.port);
+  return std::find(o.private_address_exceptions.begin(), o.private_address_exceptions.end(),
+                   endpoint) != o.private_address_exceptions.end();
+}
+
+bool proxy_configured() {
+  for (const char* name : {"http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"}) {
+    const char* v = std::getenv(name);
+    if (v != nullptr && *v != '\0') return true;
+  }
+  return false;
+}
+}  // namespace
+
 status check_destination(const url_parts& u, const web_options& o) {
   if (!o.allowed_domains.empty()) {
     bool ok = std::any_of(o.allowed_domains.begin(), o.allowed_domains.end(), [&](const std::string& d) {
@@ -122,10 +140,7 @@ status check_destination(const url_parts& u, const web_options& o) {
       return fail(errc::permission_denied, "host \"" + u.host + "\" is not in the allowed domains; allowed: " +
                                                json(o.allowed_domains).dump());
   }
-  if (o.allow_private_addresses) return {};
-  std::string endpoint = u.host + ":" + std::to_string(u.port);
-  for (const auto& e : o.private_address_exceptions)
-    if (e == endpoint) return {};
+  if (private_allowed(u, o)) return {};
   addrinfo hints{};
   hints.ai_socktype = SOCK_STREAM;
   addrinfo* res = nullptr;
@@ -147,6 +162,12 @@ status check_destination(const url_parts& u, const web_options& o) {
   }
   ::freeaddrinfo(res);
   return out;
+}
+
+
+std::function<bool(std::string_view)> connect_guard(const url_parts& u, const web_options& o) {
+  if (private_allowed(u, o) || proxy_configured()) return {};
+  return [](std::string_view ip) { return is_public_address(ip); };
 }
 
 std::string redact(std::string text, const std::vector<std::string>& secrets) {

@@ -1,7 +1,10 @@
 // http::send over libcurl's easy interface: one easy handle per call, so calls on different
 // threads share nothing. Idle-read timeouts use CURLOPT_LOW_SPEED_*, cancellation the
 // progress callback, which libcurl calls at least about once a second even when idle.
+#include <arpa/inet.h>
 #include <curl/curl.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 
 #include <algorithm>
 #include <cctype>
@@ -34,6 +37,8 @@ std::string_view trim(std::string_view s) {
 
 struct transfer {
   const send_options* options = nullptr;
+  const request* req = nullptr;
+  std::string refused_address;  ///< set when allow_address refused a connection
   response res;
   bool headers_reported = false;
   bool aborted_by_callback = false;
@@ -83,6 +88,25 @@ int on_progress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
   return t->options->stop.stop_requested() ? 1 : 0;
 }
 
+// Opens the socket libcurl asks for, unless request::allow_address refuses its address.
+curl_socket_t on_open_socket(void* user, curlsocktype purpose, curl_sockaddr* addr) {
+  auto* t = static_cast<transfer*>(user);
+  if (purpose == CURLSOCKTYPE_IPCXN && t->req->allow_address) {
+    char buf[INET6_ADDRSTRLEN] = {0};
+    const void* ip = nullptr;
+    if (addr->family == AF_INET)
+      ip = &reinterpret_cast<const sockaddr_in*>(&addr->addr)->sin_addr;
+    else if (addr->family == AF_INET6)
+      ip = &reinterpret_cast<const sockaddr_in6*>(&addr->addr)->sin6_addr;
+    if (ip == nullptr || ::inet_ntop(addr->family, ip, buf, sizeof buf) == nullptr ||
+        !t->req->allow_address(buf)) {
+      t->refused_address = buf[0] ? buf : "a non-IP address";
+      return CURL_SOCKET_BAD;
+    }
+  }
+  return ::socket(addr->family, addr->socktype, addr->protocol);
+}
+
 std::string host_of(const std::string& url) {
   auto start = url.find("://");
   start = start == std::string::npos ? 0 : start + 3;
@@ -97,6 +121,9 @@ tooluse::error map_error(CURLcode code, const transfer& t, const request& req,
   if (t.options->stop.stop_requested() || code == CURLE_ABORTED_BY_CALLBACK)
     return {errc::cancelled, "http request to " + host + " was cancelled"};
   if (t.aborted_by_callback) return {errc::cancelled, "http request to " + host + " was aborted"};
+  if (!t.refused_address.empty())
+    return {errc::permission_denied, "http request to " + host + " refused: it connects to " +
+                                         t.refused_address + ", an address this request may not reach"};
   switch (code) {
     case CURLE_URL_MALFORMAT:
     case CURLE_UNSUPPORTED_PROTOCOL:
@@ -135,7 +162,7 @@ result<response> send(const request& req, const send_options& options) {
     return fail(errc::cancelled, "http request to " + host_of(req.url) + " was cancelled");
   CURL* easy = curl_easy_init();
   if (!easy) return fail(errc::internal, "curl_easy_init failed");
-  transfer t{.options = &options, .easy = easy};
+  transfer t{.options = &options, .req = &req, .easy = easy};
   char errbuf[CURL_ERROR_SIZE] = {0};
   curl_slist* list = nullptr;
   for (const auto& h : req.headers) list = curl_slist_append(list, (h.name + ": " + h.value).c_str());
@@ -158,6 +185,10 @@ result<response> send(const request& req, const send_options& options) {
   curl_easy_setopt(easy, CURLOPT_NOPROGRESS, 0L);
   curl_easy_setopt(easy, CURLOPT_XFERINFOFUNCTION, &on_progress);
   curl_easy_setopt(easy, CURLOPT_XFERINFODATA, &t);
+  if (req.allow_address) {
+    curl_easy_setopt(easy, CURLOPT_OPENSOCKETFUNCTION, &on_open_socket);
+    curl_easy_setopt(easy, CURLOPT_OPENSOCKETDATA, &t);
+  }
   set_timeouts(easy, req);
 
   CURLcode code = curl_easy_perform(easy);

@@ -38,6 +38,11 @@ struct request {
   std::chrono::milliseconds read_timeout{std::chrono::seconds(120)};
   /// total_timeout bounds the whole exchange; 0 means no bound.
   std::chrono::milliseconds total_timeout{0};
+  /// allow_address, when set, is asked with the numeric IP address of every connection about
+  /// to be opened, after name resolution; false refuses it and send fails with
+  /// errc::permission_denied. Checking here rather than before the request closes the DNS
+  /// rebinding window. With a proxy configured, the address checked is the proxy's.
+  std::function<bool(std::string_view numeric_ip)> allow_address;
 };
 
 /// response is a received response. With a body callback, `body` stays empty.

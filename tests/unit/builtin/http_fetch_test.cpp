@@ -3,6 +3,7 @@
 
 #include <map>
 
+#include "builtin/web_impl.hpp"
 #include "builtin_test_util.hpp"
 #include "tooluse/builtin/web.hpp"
 #include "web_test_util.hpp"
@@ -146,4 +147,23 @@ TEST(http_fetch, domain_allowlist) {
   EXPECT_FALSE(call_tool(allowed, "http_fetch", {{"url", server.url("/")}}).is_error);
 }
 
+}  // namespace
+
+namespace {
+// The connect-time guard is what stops DNS rebinding: whatever the name resolved to when
+// check_destination looked, the address of the actual connection must be public.
+TEST(http_fetch, connect_guard_refuses_private_addresses_at_connect_time) {
+  auto u = tooluse::builtin::detail::parse_url("http://example.com:8080/x");
+  ASSERT_TRUE(u.has_value());
+  auto guard = tooluse::builtin::detail::connect_guard(*u, {});
+  ASSERT_TRUE(static_cast<bool>(guard));
+  EXPECT_FALSE(guard("127.0.0.1"));
+  EXPECT_FALSE(guard("10.1.2.3"));
+  EXPECT_FALSE(guard("::1"));
+  EXPECT_FALSE(guard("169.254.169.254"));
+  EXPECT_TRUE(guard("93.184.216.34"));
+  EXPECT_FALSE(static_cast<bool>(
+      tooluse::builtin::detail::connect_guard(*u, {.private_address_exceptions = {"example.com:8080"}})));
+  EXPECT_FALSE(static_cast<bool>(tooluse::builtin::detail::connect_guard(*u, {.allow_private_addresses = true})));
+}
 }  // namespace
