@@ -7,6 +7,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "tooluse/json.hpp"
@@ -22,7 +23,19 @@ struct transport_handlers {
   /// on_closed is called once when the connection ends for good (the child exited, the
   /// session was deleted); `reason` says why. Not called after close().
   std::function<void(const error& reason)> on_closed;
+  /// on_send_failed reports that a request sent earlier will get no reply through
+  /// on_message (HTTP: the POST failed after send() returned). `id` is the request's id. A
+  /// lost session (HTTP 404 for a known Mcp-Session-Id) is errc::not_found with
+  /// jsonrpc_code session_not_found_code: the client then redoes the handshake and retries.
+  /// May be empty for transports that never fail this way (stdio).
+  std::function<void(const json& id, const error& reason)> on_send_failed;
 };
+
+/// session_not_found_code marks, in error::jsonrpc_code, a server that forgot our session.
+inline constexpr int session_not_found_code = -32001;
+
+/// header_list is a list of extra HTTP header fields (name, value).
+using header_list = std::vector<std::pair<std::string, std::string>>;
 
 /// client_transport moves JSON-RPC messages between an MCP client and one server.
 /// send() is thread-safe; start() is called once, before any send().
@@ -37,6 +50,21 @@ class client_transport {
   /// send delivers one JSON-RPC message (request, notification or response). Replies arrive
   /// through on_message, whatever the transport (HTTP: in the POST's JSON or SSE body).
   virtual status send(const json& message) = 0;
+
+  /// send_with_headers is send() with extra HTTP headers (2026-07-28 `Mcp-Param-*`); the
+  /// default (transports without headers) ignores them.
+  virtual status send_with_headers(const json& message, const header_list& headers) {
+    (void)headers;
+    return send(message);
+  }
+
+  /// carries_headers tells whether send_with_headers uses its headers (HTTP does). The client
+  /// then drops tools whose `x-mcp-header` annotations are invalid, as 2026-07-28 requires.
+  virtual bool carries_headers() const { return false; }
+
+  /// abandon tells the transport that the client gave up waiting for request `id` (timeout,
+  /// cancellation); HTTP closes that request's response stream. The default does nothing.
+  virtual void abandon(const json& id) { (void)id; }
 
   /// set_protocol_version tells the transport the negotiated revision; the HTTP transport
   /// sends it as the MCP-Protocol-Version header. The default ignores it.

@@ -1,0 +1,164 @@
+// tooluse::mcp::client features: tools, resources, prompts, completion, logging, ping.
+
+#include <set>
+
+#include "client_impl.hpp"
+
+namespace tooluse::mcp {
+namespace {
+
+// list_all follows `nextCursor` through every page, refusing a cursor seen before.
+result<std::vector<json>> list_all(client::impl& c, std::string_view method,
+                                   const std::string& field, const call_options& options) {
+  std::vector<json> items;
+  std::set<std::string> seen;
+  std::optional<std::string> cursor;
+  for (int page = 0;; ++page) {
+    if (page >= c.options.max_list_pages)
+      return fail(errc::protocol_error, c.transport->describe() + ": " + std::string(method) +
+                                            " returned more than " +
+                                            std::to_string(c.options.max_list_pages) + " pages");
+    json params = json::object();
+    if (cursor) params["cursor"] = *cursor;
+    auto r = c.request(method, std::move(params), options);
+    if (!r) return fail(r.error());
+    if (!r->is_object() || !r->contains(field) || !(*r)[field].is_array())
+      return fail(errc::protocol_error, c.transport->describe() + ": " + std::string(method) +
+                                            " result has no \"" + field + "\" array");
+    for (auto& item : (*r)[field]) items.push_back(std::move(item));
+    if (!r->contains("nextCursor") || (*r)["nextCursor"].is_null()) break;
+    if (!(*r)["nextCursor"].is_string())
+      return fail(errc::protocol_error,
+                  c.transport->describe() + ": " + std::string(method) + " nextCursor is not a string");
+    std::string next = (*r)["nextCursor"].get<std::string>();
+    if (!seen.insert(next).second)
+      return fail(errc::protocol_error, c.transport->describe() + ": " + std::string(method) +
+                                            " repeated the cursor \"" + next +
+                                            "\"; the server's pagination is broken");
+    cursor = std::move(next);
+  }
+  return items;
+}
+
+}  // namespace
+
+result<std::vector<json>> client::list_tools(const list_options& options) {
+  if (!options.refresh) {
+    std::lock_guard lock(impl_->mu);
+    if (impl_->tools_cache) return *impl_->tools_cache;
+  }
+  auto tools = list_all(*impl_, "tools/list", "tools", options.call);
+  if (!tools) return tools;
+  if (impl_->transport->carries_headers() && stateless()) {
+    std::string warnings;
+    *tools = valid_header_tools(std::move(*tools), &warnings);
+  }
+  std::lock_guard lock(impl_->mu);
+  impl_->tool_schemas.clear();
+  for (const auto& t : *tools)
+    if (t.is_object() && t.contains("name") && t["name"].is_string())
+      impl_->tool_schemas[t["name"].get<std::string>()] = t.value("inputSchema", json::object());
+  impl_->tools_cache = *tools;
+  return tools;
+}
+
+result<json> client::call_tool_raw(std::string_view name, const json& arguments,
+                                   const call_options& options) {
+  json params = {{"name", std::string(name)},
+                 {"arguments", arguments.is_null() ? json::object() : arguments}};
+  return impl_->request("tools/call", std::move(params), options);
+}
+
+result<tool_result> client::call_tool(std::string_view name, const json& arguments,
+                                      const call_options& options) {
+  auto raw = call_tool_raw(name, arguments, options);
+  if (!raw) return fail(raw.error());
+  auto r = result_from_json(*raw);
+  if (!r)
+    return fail(errc::protocol_error, describe() + ": tools/call \"" + std::string(name) +
+                                          "\" returned a malformed result: " + r.error().message);
+  return r;
+}
+
+result<std::vector<json>> client::list_resources(const list_options& options) {
+  return list_all(*impl_, "resources/list", "resources", options.call);
+}
+
+result<std::vector<json>> client::list_resource_templates(const list_options& options) {
+  return list_all(*impl_, "resources/templates/list", "resourceTemplates", options.call);
+}
+
+result<std::vector<json>> client::list_prompts(const list_options& options) {
+  return list_all(*impl_, "prompts/list", "prompts", options.call);
+}
+
+result<json> client::read_resource(std::string_view uri, const call_options& options) {
+  return impl_->request("resources/read", {{"uri", std::string(uri)}}, options);
+}
+
+status client::subscribe_resource(std::string_view uri, const call_options& options) {
+  auto r = impl_->request("resources/subscribe", {{"uri", std::string(uri)}}, options);
+  if (!r) return fail(r.error());
+  return {};
+}
+
+status client::unsubscribe_resource(std::string_view uri, const call_options& options) {
+  auto r = impl_->request("resources/unsubscribe", {{"uri", std::string(uri)}}, options);
+  if (!r) return fail(r.error());
+  return {};
+}
+
+result<json> client::get_prompt(std::string_view name, const json& arguments,
+                                const call_options& options) {
+  json params = {{"name", std::string(name)}};
+  if (arguments.is_object() && !arguments.empty()) params["arguments"] = arguments;
+  return impl_->request("prompts/get", std::move(params), options);
+}
+
+result<completion_result> client::complete(const json& ref, std::string_view argument,
+                                           std::string_view value, const json& context,
+                                           const call_options& options) {
+  json params = {{"ref", ref},
+                 {"argument", {{"name", std::string(argument)}, {"value", std::string(value)}}}};
+  if (context.is_object()) params["context"] = {{"arguments", context}};
+  auto r = impl_->request("completion/complete", std::move(params), options);
+  if (!r) return fail(r.error());
+  if (!r->is_object() || !r->contains("completion") || !(*r)["completion"].is_object())
+    return fail(errc::protocol_error, describe() + ": completion/complete has no \"completion\"");
+  const json& c = (*r)["completion"];
+  completion_result out;
+  for (const auto& v : c.value("values", json::array()))
+    if (v.is_string()) out.values.push_back(v.get<std::string>());
+  if (c.contains("total") && c["total"].is_number_integer()) out.total = c["total"].get<int>();
+  out.has_more = c.value("hasMore", false);
+  return out;
+}
+
+status client::set_logging_level(log_level level, const call_options& options) {
+  if (stateless()) {
+    std::lock_guard lock(impl_->mu);
+    impl_->level = level;
+    return {};
+  }
+  auto r = impl_->request("logging/setLevel", {{"level", std::string(to_string(level))}}, options);
+  if (!r) return fail(r.error());
+  return {};
+}
+
+status client::ping(const call_options& options) {
+  auto r = impl_->request(stateless() ? "server/discover" : "ping", json::object(), options);
+  if (!r) return fail(r.error());
+  return {};
+}
+
+result<json> client::request(std::string_view method, json params, const call_options& options) {
+  return impl_->request(method, std::move(params), options);
+}
+
+status client::notify(std::string_view method, json params) {
+  json m = {{"jsonrpc", "2.0"}, {"method", std::string(method)}};
+  if (!params.is_null()) m["params"] = std::move(params);
+  return impl_->transport->send(m);
+}
+
+}  // namespace tooluse::mcp

@@ -1,0 +1,107 @@
+#pragma once
+// Private state of tooluse::mcp::client, shared by the client_*.cpp files.
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <list>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <stop_token>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "tooluse/mcp/client.hpp"
+
+namespace tooluse::mcp {
+
+using clock_type = std::chrono::steady_clock;
+
+// pending_call is one request of ours waiting for its response.
+struct pending_call {
+  std::mutex mu;
+  std::condition_variable cv;
+  std::optional<json> response;  // the whole JSON-RPC response
+  std::optional<error> failure;  // the transport gave up on it
+  std::function<void(const progress_update&)> on_progress;
+  clock_type::time_point last_activity = clock_type::now();
+};
+
+// worker is a thread answering one server request.
+struct worker {
+  std::jthread thread;
+  std::atomic<bool> done{false};
+};
+
+struct client::impl {
+  std::unique_ptr<client_transport> transport;
+  client_options options;
+
+  mutable std::mutex mu;
+  std::unordered_map<std::string, std::shared_ptr<pending_call>> pending;  // by id_key
+  std::unordered_map<std::string, std::stop_source> incoming;  // server requests by id_key
+  std::list<std::shared_ptr<worker>> workers;
+  std::atomic<std::int64_t> next_id{1};
+  bool closed = false;
+  bool closed_reported = false;
+
+  // What negotiation learnt (guarded by mu).
+  std::string version;
+  bool stateless = false;
+  implementation server;
+  json caps = json::object();
+  std::string instructions;
+  std::optional<log_level> level;                 // 2026-07-28: sent as _meta
+  std::optional<std::vector<json>> tools_cache;   // dropped on list_changed
+  std::map<std::string, json> tool_schemas;       // name -> inputSchema (x-mcp-header)
+  int generation = 0;                             // handshakes done
+  std::mutex handshake_mu;                        // one handshake at a time
+
+  // client.cpp
+  status handshake();
+  status initialize(std::string_view version);
+  status discover();
+  status redo_handshake(int seen_generation);
+  std::string protocol_version_locked() const;
+  json client_capabilities() const;
+  json stateless_meta() const;
+  void fail_all(const error& e);
+
+  // client_request.cpp
+  result<json> request(std::string_view method, json params, const call_options& options);
+  result<json> round_trip(std::string_view method, json params, const call_options& options,
+                          std::optional<std::chrono::milliseconds> timeout = std::nullopt);
+  result<json> wait_for(const std::string& key, const json& id, std::string_view method,
+                        const std::shared_ptr<pending_call>& call, const call_options& options,
+                        std::chrono::milliseconds timeout);
+  result<json> resolve_input(const json& input_requests);
+  int options_rounds() const;
+  header_list param_headers(std::string_view method, const json& params) const;
+  error rpc_error(std::string_view method, const json& err) const;
+
+  // client_incoming.cpp
+  void on_message(json message);
+  void on_send_failed(const json& id, const error& reason);
+  void on_closed(const error& reason);
+  void on_response(const json& message);
+  void on_notification(const json& message);
+  void on_server_request(const json& message);
+  result<json> run_handler(std::string_view method, const json& params, std::stop_token stop);
+  void spawn(std::function<void()> fn);
+};
+
+// id_key renders a request id as a map key ("1", "\"a\"").
+std::string id_key(const json& id);
+
+// validate_header_tools drops tools whose x-mcp-header annotations are invalid (2026-07-28).
+std::vector<json> valid_header_tools(std::vector<json> tools, std::string* warnings);
+
+// encode_header_value renders a value for an HTTP header (2026-07-28 Base64 sentinel rules).
+std::string encode_header_value(std::string_view value);
+
+}  // namespace tooluse::mcp

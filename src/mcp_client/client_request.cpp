@@ -1,0 +1,184 @@
+// tooluse::mcp::client requests: ids, per-request _meta, waiting with timeouts reset by
+// progress, cancellation, session re-initialisation, and 2026-07-28 input-required rounds.
+
+#include <algorithm>
+
+#include "client_impl.hpp"
+#include "tooluse/jsonrpc/message.hpp"
+
+namespace tooluse::mcp {
+namespace {
+
+errc code_for(int rpc) {
+  namespace ec = jsonrpc::error_code;
+  switch (rpc) {
+    case ec::method_not_found: return errc::unsupported;
+    case ec::invalid_params: return errc::invalid_argument;
+    case ec::resource_not_found: return errc::not_found;
+    default: return errc::protocol_error;
+  }
+}
+
+bool needs_input(const json& r) {
+  return r.is_object() && r.value("resultType", "") == "input_required";
+}
+
+}  // namespace
+
+error client::impl::rpc_error(std::string_view method, const json& err) const {
+  int code = err.is_object() && err.contains("code") && err["code"].is_number_integer()
+                 ? err["code"].get<int>() : jsonrpc::error_code::internal_error;
+  std::string msg = err.is_object() && err.contains("message") && err["message"].is_string()
+                        ? err["message"].get<std::string>() : std::string("(no message)");
+  return error{code_for(code),
+               transport->describe() + ": " + std::string(method) + " failed: " + msg +
+                   " (JSON-RPC error " + std::to_string(code) + ")",
+               code};
+}
+
+result<json> client::impl::round_trip(std::string_view method, json params,
+                                       const call_options& options,
+                                       std::optional<std::chrono::milliseconds> timeout) {
+  const std::int64_t n = next_id++;
+  const json id = n;
+  const std::string key = id_key(id);
+  if (!params.is_object()) params = json::object();
+  json meta = params.contains("_meta") && params["_meta"].is_object() ? params["_meta"]
+                                                                      : json::object();
+  if (options.meta.is_object()) meta.update(options.meta);
+  if (options.on_progress) meta["progressToken"] = n;
+  bool sl;
+  {
+    std::lock_guard lock(mu);
+    sl = stateless;
+  }
+  if (sl) meta.update(stateless_meta());
+  if (!meta.empty()) params["_meta"] = meta;
+  json msg = {{"jsonrpc", "2.0"}, {"id", id}, {"method", std::string(method)}, {"params", params}};
+  auto call = std::make_shared<pending_call>();
+  call->on_progress = options.on_progress;
+  header_list headers;
+  {
+    std::lock_guard lock(mu);
+    if (closed) return fail(errc::cancelled, transport->describe() + ": the client is closed");
+    pending[key] = call;
+    if (sl && transport->carries_headers()) headers = param_headers(method, params);
+  }
+  if (auto st = transport->send_with_headers(msg, headers); !st) {
+    std::lock_guard lock(mu);
+    pending.erase(key);
+    return fail(st.error());
+  }
+  return wait_for(key, id, method, call, options,
+                  timeout.value_or(options.timeout.value_or(this->options.request_timeout)));
+}
+
+result<json> client::impl::wait_for(const std::string& key, const json& id,
+                                     std::string_view method,
+                                     const std::shared_ptr<pending_call>& call,
+                                     const call_options& options,
+                                     std::chrono::milliseconds timeout) {
+  const auto start = clock_type::now();
+  std::stop_callback wake(options.stop, [&call] {
+    std::lock_guard l(call->mu);
+    call->cv.notify_all();
+  });
+  std::optional<error> gave_up;
+  {
+    std::unique_lock lock(call->mu);
+    while (!call->response && !call->failure) {
+      if (options.stop.stop_requested()) {
+        gave_up = error{errc::cancelled,
+                        transport->describe() + ": " + std::string(method) + " was cancelled"};
+        break;
+      }
+      auto deadline = (this->options.reset_timeout_on_progress ? call->last_activity : start) +
+                      timeout;
+      bool hard = false;
+      if (this->options.max_request_time.count() > 0 &&
+          start + this->options.max_request_time < deadline) {
+        deadline = start + this->options.max_request_time;
+        hard = true;
+      }
+      if (clock_type::now() >= deadline) {
+        auto limit = hard ? this->options.max_request_time : timeout;
+        gave_up = error{errc::timeout, transport->describe() + ": no answer to " +
+                                           std::string(method) + " within " +
+                                           std::to_string(limit.count()) +
+                                           " ms; raise the timeout or check the server"};
+        break;
+      }
+      call->cv.wait_until(lock, deadline);
+    }
+  }
+  if (gave_up) {
+    bool sl;
+    {
+      std::lock_guard lock(mu);
+      pending.erase(key);
+      sl = stateless;
+    }
+    // 2026-07-28 over HTTP: closing the response stream is the cancellation.
+    if (!sl || !transport->carries_headers())
+      (void)transport->send(json{{"jsonrpc", "2.0"},
+                                 {"method", "notifications/cancelled"},
+                                 {"params", {{"requestId", id}, {"reason", gave_up->message}}}});
+    transport->abandon(id);
+    return fail(*gave_up);
+  }
+  std::lock_guard lock(call->mu);
+  if (call->failure) return fail(*call->failure);
+  const json& r = *call->response;
+  if (r.contains("error")) return fail(rpc_error(method, r["error"]));
+  return r.contains("result") ? r["result"] : json::object();
+}
+
+result<json> client::impl::resolve_input(const json& input_requests) {
+  json responses = json::object();
+  if (!input_requests.is_object()) return responses;
+  for (const auto& [k, req] : input_requests.items()) {
+    if (!req.is_object() || !req.contains("method") || !req["method"].is_string())
+      return fail(errc::protocol_error,
+                  transport->describe() + ": input request \"" + k + "\" has no method");
+    auto r = run_handler(req["method"].get<std::string>(), req.value("params", json::object()),
+                         std::stop_token{});
+    if (!r) return fail(r.error());
+    responses[k] = std::move(*r);
+  }
+  return responses;
+}
+
+result<json> client::impl::request(std::string_view method, json params,
+                                    const call_options& options) {
+  int gen;
+  {
+    std::lock_guard lock(mu);
+    gen = generation;
+  }
+  auto r = round_trip(method, params, options);
+  if (!r && r.error().code == errc::not_found &&
+      r.error().jsonrpc_code == session_not_found_code) {
+    if (auto st = redo_handshake(gen); !st) return fail(st.error());
+    r = round_trip(method, params, options);
+  }
+  for (int round = 0; r && needs_input(*r); ++round) {
+    if (round >= options_rounds())
+      return fail(errc::protocol_error,
+                  transport->describe() + ": " + std::string(method) + " still needs input after " +
+                      std::to_string(round) + " rounds; giving up");
+    auto responses = resolve_input(r->value("inputRequests", json::object()));
+    if (!responses) return fail(responses.error());
+    json next = params.is_object() ? params : json::object();
+    next["inputResponses"] = std::move(*responses);
+    if (r->contains("requestState"))
+      next["requestState"] = (*r)["requestState"];
+    else
+      next.erase("requestState");
+    r = round_trip(method, std::move(next), options);
+  }
+  return r;
+}
+
+int client::impl::options_rounds() const { return std::max(0, options.max_input_rounds); }
+
+}  // namespace tooluse::mcp
