@@ -115,7 +115,7 @@ method_result do_tools_call(const call& c) {
   if (!t) return err(ec::invalid_params, "Unknown tool: " + name);
   json args = p.contains("arguments") && !p["arguments"].is_null() ? p["arguments"] : json::object();
   if (!args.is_object()) return err(ec::invalid_params, "Invalid params: \"arguments\" must be an object");
-  if (c.d.options.validate_arguments && t->validator) {
+  if (c.d.options.validate_arguments && t->validator && !t->validated_by_executor) {
     // Invalid arguments are a tool error the model can correct (2025-11-25, SEP-1303).
     auto errors = t->validator->validate(args);
     if (!errors.empty())

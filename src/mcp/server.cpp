@@ -8,16 +8,37 @@ namespace tooluse::mcp {
 
 namespace {
 
-// adapt turns a registry entry into an MCP tool: validated arguments, stop token, progress.
-std::shared_ptr<tool_entry> adapt(const std::shared_ptr<const registered_tool>& entry) {
+// needs_approval turns the result of a deferred (never approved) call into the tool error the
+// client sees: MCP has no way to resume it later.
+tool_result needs_approval(const std::string& name, const exec::pending_approval& p) {
+  return tool_result::error("tool \"" + name + "\" is dangerous and was not run: " + p.reason +
+                            "; this server has no approval policy that allows it (start "
+                            "`tooluse mcp serve` with --yes to allow dangerous tools)");
+}
+
+// adapt turns a registry entry into an MCP tool run by the executor: arguments validated,
+// timeouts, limits and approval applied, progress forwarded, stopped when the client cancels.
+std::shared_ptr<tool_entry> adapt(const std::shared_ptr<const registered_tool>& entry,
+                                  const std::shared_ptr<exec::executor>& ex,
+                                  const exec::run_options& base) {
   auto e = std::make_shared<tool_entry>();
   e->definition = entry->definition;
   e->validator = entry->input_validator;
-  e->handler = [entry](const json& args, request_context& ctx) -> tool_outcome {
-    call_context cc;
-    cc.stop = ctx.stop();
-    cc.on_progress = [&ctx](const progress_update& p) { ctx.progress(p.progress, p.total, p.message); };
-    return invoke_handler(*entry, args, cc);
+  e->validated_by_executor = true;
+  e->handler = [ex, &base, name = entry->definition.name](const json& args,
+                                                          request_context& ctx) -> tool_outcome {
+    tool_call call{.id = "mcp", .name = name, .raw_arguments = {}, .arguments = args};
+    exec::run_options o = base;
+    o.stop = ctx.stop();
+    if (ctx.session_ptr() && !ctx.session_ptr()->stateless) o.session = ctx.session_ptr()->id;
+    o.on_event = [&ctx, outer = base.on_event](const exec::call_event& ev) {
+      if (ev.kind == exec::event_kind::progress && ev.progress)
+        ctx.progress(ev.progress->progress, ev.progress->total, ev.progress->message);
+      if (outer) outer(ev);
+    };
+    tool_result r = ex->call(call, o);
+    if (auto pending = exec::pending_from_result(r)) return needs_approval(name, *pending);
+    return r;
   };
   return e;
 }
@@ -31,7 +52,7 @@ std::vector<std::shared_ptr<tool_entry>> server::impl::all_tools() const {
     out = tools;
   }
   if (registry)
-    for (const auto& e : registry->list()) out.push_back(adapt(e));
+    for (const auto& e : registry->list()) out.push_back(adapt(e, executor, options.call_options));
   return out;
 }
 
@@ -42,7 +63,7 @@ std::shared_ptr<tool_entry> server::impl::find_tool(std::string_view name) const
       if (t->definition.name == name) return t;
   }
   if (registry)
-    if (auto e = registry->find(name)) return adapt(e);
+    if (auto e = registry->find(name)) return adapt(e, executor, options.call_options);
   return nullptr;
 }
 
@@ -63,6 +84,14 @@ server::server(implementation info, tool_registry* tools, server_options options
   impl_->registry = tools;
   impl_->options = std::move(options);
   impl_->state_key = random_token(32);
+  if (tools) {
+    impl_->executor = impl_->options.executor;
+    if (!impl_->executor) {
+      exec::executor_options eo = impl_->options.exec_options;
+      if (impl_->options.tool_timeout.count() > 0) eo.default_timeout = impl_->options.tool_timeout;
+      impl_->executor = std::make_shared<exec::executor>(*tools, std::move(eo));
+    }
+  }
   if (tools)
     impl_->registry_listener =
         tools->on_change([this](const registry_event&) { notify_list_changed("tools"); });

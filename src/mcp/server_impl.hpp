@@ -16,6 +16,7 @@ struct tool_entry {
   tool definition;
   mcp_tool_handler handler;
   std::shared_ptr<const schema::validator> validator;
+  bool validated_by_executor = false;  ///< a registry tool: the executor checks its arguments
 };
 
 struct resource_entry {
@@ -43,6 +44,7 @@ struct server::impl {
   implementation info;
   tool_registry* registry = nullptr;
   server_options options;
+  std::shared_ptr<exec::executor> executor;  ///< runs registry tools (null without a registry)
   tool_registry::listener_id registry_listener = 0;
 
   mutable std::shared_mutex mu;

@@ -22,6 +22,7 @@
 #include <variant>
 #include <vector>
 
+#include "tooluse/exec/executor.hpp"
 #include "tooluse/json.hpp"
 #include "tooluse/jsonrpc/message.hpp"
 #include "tooluse/mcp/protocol.hpp"
@@ -138,8 +139,20 @@ struct server_options {
   bool sessions = true;                 ///< serve the initialize handshake revisions
   cache_hint list_cache{.ttl_ms = 0, .scope = "public"};   ///< tools/prompts/resources lists
   cache_hint read_cache{.ttl_ms = 0, .scope = "private"};  ///< resources/read and discover
-  std::chrono::milliseconds tool_timeout{0};  ///< per call when the tool sets none; 0: none
-  bool validate_arguments = true;  ///< validate tool arguments against the input schema
+  /// tool_timeout is the deadline of registry tools that set none when the server makes its
+  /// own executor (0: exec_options.default_timeout, 60 s).
+  std::chrono::milliseconds tool_timeout{0};
+  bool validate_arguments = true;  ///< validate add_tool arguments against the input schema
+  /// executor runs the registry's tools (per-tool timeouts, rate limits, concurrency limits,
+  /// approval of dangerous tools, progress, cancellation); it must have been made over the
+  /// same registry. Null: the server makes one from exec_options.
+  std::shared_ptr<exec::executor> executor;
+  /// exec_options configure the executor the server makes when `executor` is null. Without an
+  /// approval policy, calls of dangerous tools are refused with a tool error result.
+  exec::executor_options exec_options;
+  /// call_options apply to every registry tool call (budget, rate_limit_wait, ...); the server
+  /// sets stop (client cancellation), session (the MCP session id) and on_event (progress).
+  exec::run_options call_options;
 };
 
 /// server is an MCP server. Register features before serving; add/remove while serving is
