@@ -169,7 +169,10 @@ result<json> client::impl::request(std::string_view method, json params,
     auto responses = resolve_input(r->value("inputRequests", json::object()));
     if (!responses) return fail(responses.error());
     json next = params.is_object() ? params : json::object();
-    next["inputResponses"] = std::move(*responses);
+    if (responses->empty())
+      next.erase("inputResponses");
+    else
+      next["inputResponses"] = std::move(*responses);
     if (r->contains("requestState"))
       next["requestState"] = (*r)["requestState"];
     else

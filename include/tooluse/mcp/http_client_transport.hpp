@@ -1,0 +1,47 @@
+#pragma once
+/// \file http_client_transport.hpp
+/// tooluse::mcp::http_client_transport, the client side of Streamable HTTP: each message is a
+/// POST (Accept: application/json, text/event-stream) answered by JSON or an SSE stream; SSE
+/// streams that end before their response are resumed with GET + Last-Event-ID after the
+/// server's `retry` delay; Mcp-Session-Id and MCP-Protocol-Version are kept and sent; a 404
+/// for a known session is reported so the client re-initialises; the optional GET stream
+/// carries server-initiated messages (2025 revisions); close() DELETEs the session. With
+/// 2026-07-28 it also sends Mcp-Method, Mcp-Name and Mcp-Param-* headers.
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tooluse/http/client.hpp"
+#include "tooluse/mcp/client_transport.hpp"
+
+namespace tooluse::mcp {
+
+/// http_client_options configure a Streamable HTTP connection.
+struct http_client_options {
+  std::string url;  ///< the MCP endpoint, e.g. "http://127.0.0.1:3000/mcp"
+  /// headers are sent on every request (e.g. {"X-Api-Key", "..."}).
+  std::vector<std::pair<std::string, std::string>> headers;
+  /// bearer_token, when set, is sent as `Authorization: Bearer <token>`.
+  std::string bearer_token;
+  std::chrono::milliseconds connect_timeout{std::chrono::seconds(10)};
+  /// idle_timeout fails a response stream silent for this long (0: never).
+  std::chrono::milliseconds idle_timeout{std::chrono::minutes(5)};
+  /// open_get_stream opens the GET stream for server-initiated messages after a 2025
+  /// handshake (servers may answer 405; then there is none).
+  bool open_get_stream = true;
+  /// max_reconnects bounds consecutive reconnections of one stream without a new event.
+  int max_reconnects = 5;
+  /// default_retry is the reconnection delay when the server sent no `retry` field.
+  std::chrono::milliseconds default_retry{std::chrono::seconds(1)};
+  /// sender performs the HTTP exchanges (tests may wrap it); empty means http::send.
+  http::transport sender;
+};
+
+/// make_http_client_transport creates a Streamable HTTP transport. Nothing is sent before the
+/// client's first message. Throws std::invalid_argument when the URL is not http(s)://.
+std::unique_ptr<client_transport> make_http_client_transport(http_client_options options);
+
+}  // namespace tooluse::mcp

@@ -1,0 +1,357 @@
+// Streamable HTTP client transport: one thread per request POST (so the client can time out
+// and cancel while a response streams), SSE resumption with GET + Last-Event-ID, sessions,
+// the standalone GET stream of the 2025 revisions, and DELETE on close.
+
+#include "tooluse/mcp/http_client_transport.hpp"
+
+#include <condition_variable>
+#include <list>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+
+#include "tooluse/http/sse.hpp"
+#include "tooluse/mcp/protocol.hpp"
+
+namespace tooluse::mcp {
+
+std::string encode_header_value(std::string_view value);  // client_headers.cpp
+
+namespace {
+
+constexpr std::size_t max_body_bytes = 64u * 1024 * 1024;
+
+bool is_response_to(const json& m, const json& id) {
+  return m.is_object() && !m.contains("method") && m.contains("id") && m["id"] == id &&
+         (m.contains("result") || m.contains("error"));
+}
+
+// stream is what one response stream (and its resumptions) has seen.
+struct stream {
+  http::sse_parser parser;
+  json want_id;  // null for the standalone GET stream
+  bool got_response = false;
+  bool got_event = false;
+};
+
+class http_transport final : public client_transport {
+ public:
+  explicit http_transport(http_client_options o) : opts_(std::move(o)) {
+    if (!opts_.url.starts_with("http://") && !opts_.url.starts_with("https://"))
+      throw std::invalid_argument("mcp http transport: \"" + opts_.url +
+                                  "\" is not an http:// or https:// URL");
+    send_ = opts_.sender ? opts_.sender : http::default_transport();
+  }
+  ~http_transport() override { close(); }
+
+  status start(transport_handlers h) override {
+    h_ = std::move(h);
+    return {};
+  }
+  status send(const json& m) override { return send_with_headers(m, {}); }
+  status send_with_headers(const json& m, const header_list& extra) override;
+  bool carries_headers() const override { return true; }
+  void abandon(const json& id) override {
+    std::lock_guard lock(mu_);
+    if (auto it = inflight_.find(id.dump()); it != inflight_.end()) it->second.request_stop();
+  }
+  void set_protocol_version(std::string_view v) override;
+  void close() override;
+  std::string describe() const override { return opts_.url; }
+
+ private:
+  http::request make_request(std::string method, const json* body, const header_list& extra);
+  void run_post(http::request req, json id, bool had_session, std::stop_token stop);
+  void resume(stream& s, std::stop_token stop, bool had_session);
+  http::send_options stream_options(stream& s, int& status, std::string& body, bool& sse,
+                                    std::stop_token stop);
+  void run_get_stream(std::stop_token stop);
+  void deliver(const std::string& data, stream& s);
+  void fail_request(const json& id, error e) {
+    if (h_.on_send_failed) h_.on_send_failed(id, std::move(e));
+  }
+  error network_error(const error& e, std::string_view what) const {
+    return error{e.code, opts_.url + ": " + std::string(what) + " failed: " + e.message +
+                             "; check that the MCP server is running and the URL is right"};
+  }
+  error session_lost() {
+    std::lock_guard lock(mu_);
+    session_.clear();
+    return error{errc::not_found, opts_.url + ": the server no longer knows our session",
+                 session_not_found_code};
+  }
+  bool sleep_for(std::chrono::milliseconds d, std::stop_token stop) {
+    std::unique_lock lock(mu_);
+    return !cv_.wait_for(lock, stop, d, [this] { return closed_; }) && !stop.stop_requested();
+  }
+  void spawn(std::function<void(std::stop_token)> fn, std::stop_source source);
+
+  http_client_options opts_;
+  http::transport send_;
+  transport_handlers h_;
+  std::mutex mu_;
+  std::condition_variable_any cv_;
+  std::string session_;
+  std::string version_;
+  std::map<std::string, std::stop_source> inflight_;
+  std::list<std::pair<std::jthread, std::shared_ptr<std::atomic<bool>>>> threads_;
+  std::stop_source get_stop_;
+  bool get_started_ = false;
+  bool closed_ = false;
+};
+
+http::request http_transport::make_request(std::string method, const json* body,
+                                           const header_list& extra) {
+  http::request req{.method = std::move(method), .url = opts_.url};
+  req.connect_timeout = opts_.connect_timeout;
+  req.read_timeout = opts_.idle_timeout;
+  std::string version;
+  {
+    std::lock_guard lock(mu_);
+    if (!session_.empty()) req.headers.push_back({"Mcp-Session-Id", session_});
+    version = version_;
+  }
+  if (body && body->is_object() && body->contains("params") && (*body)["params"].is_object()) {
+    const json& p = (*body)["params"];
+    if (p.contains("_meta") && p["_meta"].is_object() &&
+        p["_meta"].contains(meta_protocol_version) && p["_meta"][meta_protocol_version].is_string())
+      version = p["_meta"][meta_protocol_version].get<std::string>();
+  }
+  if (!version.empty()) req.headers.push_back({"MCP-Protocol-Version", version});
+  if (body) {
+    req.headers.push_back({"Content-Type", "application/json"});
+    req.headers.push_back({"Accept", "application/json, text/event-stream"});
+    req.body = body->dump();
+    if (is_stateless_version(version) && body->contains("method")) {
+      std::string m = (*body)["method"].get<std::string>();
+      req.headers.push_back({"Mcp-Method", m});
+      const json p = body->value("params", json::object());
+      const char* field = m == "resources/read" ? "uri" : "name";
+      if ((m == "tools/call" || m == "prompts/get" || m == "resources/read") && p.is_object() &&
+          p.contains(field) && p[field].is_string())
+        req.headers.push_back({"Mcp-Name", encode_header_value(p[field].get<std::string>())});
+    }
+  } else {
+    req.headers.push_back({"Accept", "text/event-stream"});
+  }
+  if (!opts_.bearer_token.empty())
+    req.headers.push_back({"Authorization", "Bearer " + opts_.bearer_token});
+  for (const auto& [k, v] : opts_.headers) req.headers.push_back({k, v});
+  for (const auto& [k, v] : extra) req.headers.push_back({k, v});
+  return req;
+}
+
+status http_transport::send_with_headers(const json& m, const header_list& extra) {
+  {
+    std::lock_guard lock(mu_);
+    if (closed_) return fail(errc::cancelled, opts_.url + ": the connection is closed");
+  }
+  auto req = make_request("POST", &m, extra);
+  bool had_session = false;
+  for (const auto& h : req.headers) had_session |= h.name == "Mcp-Session-Id";
+  const bool is_request = m.contains("method") && m.contains("id") && !m["id"].is_null();
+  if (is_request) {
+    std::stop_source source;
+    json id = m["id"];
+    {
+      std::lock_guard lock(mu_);
+      inflight_[id.dump()] = source;
+    }
+    spawn([this, req = std::move(req), id, had_session](std::stop_token st) mutable {
+      run_post(std::move(req), id, had_session, st);
+      std::lock_guard lock(mu_);
+      inflight_.erase(id.dump());
+    }, source);
+    return {};
+  }
+  req.total_timeout = std::chrono::seconds(30);
+  auto r = send_(req, {});
+  if (!r) return fail(network_error(r.error(), "POST"));
+  if (r->status == 404 && had_session) return fail(session_lost());
+  if (r->status >= 400)
+    return fail(errc::http_error, opts_.url + ": POST of " + m.value("method", "a response") +
+                                      " got HTTP " + std::to_string(r->status) + ": " +
+                                      r->body.substr(0, 300));
+  return {};
+}
+
+void http_transport::deliver(const std::string& data, stream& s) {
+  auto parsed = parse_json(data);
+  if (!parsed) return;  // a malformed event is not a message; ignore it
+  s.got_event = true;
+  std::vector<json> messages;
+  if (parsed->is_array())
+    for (auto& m : *parsed) messages.push_back(std::move(m));
+  else
+    messages.push_back(std::move(*parsed));
+  for (auto& m : messages) {
+    if (!s.want_id.is_null() && is_response_to(m, s.want_id)) s.got_response = true;
+    if (h_.on_message) h_.on_message(std::move(m));
+  }
+}
+
+http::send_options http_transport::stream_options(stream& s, int& status, std::string& body,
+                                                  bool& sse, std::stop_token stop) {
+  http::send_options so;
+  so.stop = stop;
+  so.on_headers = [this, &status, &sse](int st, const std::vector<http::header>& hs) {
+    status = st;
+    auto ct = http::find_header(hs, "content-type").value_or("");
+    sse = st / 100 == 2 && ct.starts_with("text/event-stream");
+    auto sid = http::find_header(hs, "mcp-session-id");
+    if (sid && st / 100 == 2) {
+      std::lock_guard lock(mu_);
+      session_ = *sid;
+    }
+  };
+  so.on_body = [this, &s, &body, &sse](std::string_view chunk) {
+    if (sse) {
+      s.parser.feed(chunk, [&](const http::sse_event& e) {
+        if (!e.data.empty()) deliver(e.data, s);
+      });
+      return true;
+    }
+    body.append(chunk);
+    return body.size() <= max_body_bytes;
+  };
+  return so;
+}
+
+void http_transport::run_post(http::request req, json id, bool had_session, std::stop_token stop) {
+  stream s;
+  s.want_id = id;
+  int status = 0;
+  std::string body;
+  bool sse = false;
+  auto r = send_(req, stream_options(s, status, body, sse, stop));
+  if (stop.stop_requested()) return;  // abandoned by the client, or closing
+  if (!r) return fail_request(id, network_error(r.error(), "POST"));
+  if (status == 404 && had_session) return fail_request(id, session_lost());
+  if (!sse) {
+    auto parsed = parse_json(body);
+    if (parsed && (parsed->is_object() || parsed->is_array())) deliver(body, s);
+    if (s.got_response) return;
+    std::string method = req.body.size() < 200 ? req.body : req.body.substr(0, 200) + "...";
+    return fail_request(id, error{status >= 400 ? errc::http_error : errc::protocol_error,
+                                  opts_.url + ": HTTP " + std::to_string(status) +
+                                      " without a JSON-RPC response to our request: " +
+                                      body.substr(0, 300)});
+  }
+  s.parser.finish();
+  if (!s.got_response) resume(s, stop, had_session);
+}
+
+void http_transport::resume(stream& s, std::stop_token stop, bool had_session) {
+  int attempts = 0;
+  while (!s.got_response && !stop.stop_requested()) {
+    if (s.parser.last_event_id().empty())
+      return fail_request(s.want_id, error{errc::protocol_error,
+                                           opts_.url + ": the response stream ended before the "
+                                                       "response and carried no event id to resume"});
+    if (++attempts > opts_.max_reconnects)
+      return fail_request(s.want_id, error{errc::network_error,
+                                           opts_.url + ": the response stream broke " +
+                                               std::to_string(opts_.max_reconnects) +
+                                               " times in a row; check the server"});
+    auto delay = std::chrono::milliseconds(s.parser.retry().value_or(opts_.default_retry.count()));
+    if (!sleep_for(delay, stop)) return;
+    auto req = make_request("GET", nullptr, {});
+    req.headers.push_back({"Last-Event-ID", s.parser.last_event_id()});
+    int status = 0;
+    std::string body;
+    bool sse = false;
+    s.got_event = false;
+    auto r = send_(req, stream_options(s, status, body, sse, stop));
+    if (stop.stop_requested()) return;
+    if (r && status == 404 && had_session && s.parser.last_event_id().empty())
+      return fail_request(s.want_id, session_lost());
+    if (r && !sse && status >= 400)
+      return fail_request(s.want_id, error{errc::http_error, opts_.url + ": resuming the stream got HTTP " +
+                                                                 std::to_string(status) + ": " +
+                                                                 body.substr(0, 300)});
+    s.parser.finish();
+    if (s.got_event) attempts = 0;
+  }
+}
+
+void http_transport::run_get_stream(std::stop_token stop) {
+  stream s;
+  int failures = 0;
+  while (!stop.stop_requested() && failures <= opts_.max_reconnects) {
+    auto req = make_request("GET", nullptr, {});
+    if (!s.parser.last_event_id().empty())
+      req.headers.push_back({"Last-Event-ID", s.parser.last_event_id()});
+    int status = 0;
+    std::string body;
+    bool sse = false;
+    s.got_event = false;
+    auto r = send_(req, stream_options(s, status, body, sse, stop));
+    if (stop.stop_requested()) return;
+    if (r && !sse) return;  // 405 (no GET stream offered) or another refusal: do without
+    s.parser.finish();
+    failures = s.got_event || r ? 0 : failures + 1;
+    auto delay = std::chrono::milliseconds(s.parser.retry().value_or(opts_.default_retry.count()));
+    if (!sleep_for(delay, stop)) return;
+  }
+}
+
+void http_transport::set_protocol_version(std::string_view v) {
+  bool start_get = false;
+  {
+    std::lock_guard lock(mu_);
+    version_ = std::string(v);
+    if (is_session_version(v) && opts_.open_get_stream && !session_.empty() && !get_started_ &&
+        !closed_) {
+      get_started_ = true;
+      start_get = true;
+    }
+  }
+  if (start_get) spawn([this](std::stop_token st) { run_get_stream(st); }, get_stop_);
+}
+
+void http_transport::spawn(std::function<void(std::stop_token)> fn, std::stop_source source) {
+  auto done = std::make_shared<std::atomic<bool>>(false);
+  std::lock_guard lock(mu_);
+  for (auto it = threads_.begin(); it != threads_.end();) {
+    if (*it->second) {
+      it->first.join();
+      it = threads_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  threads_.emplace_back(std::jthread([fn = std::move(fn), token = source.get_token(), done] {
+                          fn(token);
+                          *done = true;
+                        }),
+                        done);
+}
+
+void http_transport::close() {
+  std::list<std::pair<std::jthread, std::shared_ptr<std::atomic<bool>>>> threads;
+  std::string session;
+  {
+    std::lock_guard lock(mu_);
+    if (closed_) return;
+    closed_ = true;
+    for (auto& [k, s] : inflight_) s.request_stop();
+    get_stop_.request_stop();
+    threads.swap(threads_);
+    session = session_;
+  }
+  cv_.notify_all();
+  for (auto& [t, d] : threads) t.join();
+  if (session.empty()) return;
+  auto req = make_request("DELETE", nullptr, {});
+  req.total_timeout = std::chrono::seconds(5);
+  (void)send_(req, {});  // best effort: the server may have gone already
+}
+
+}  // namespace
+
+std::unique_ptr<client_transport> make_http_client_transport(http_client_options options) {
+  return std::make_unique<http_transport>(std::move(options));
+}
+
+}  // namespace tooluse::mcp
