@@ -165,7 +165,9 @@ result<response> send(const request& req, const send_options& options) {
   transfer t{.options = &options, .req = &req, .easy = easy};
   char errbuf[CURL_ERROR_SIZE] = {0};
   curl_slist* list = nullptr;
-  for (const auto& h : req.headers) list = curl_slist_append(list, (h.name + ": " + h.value).c_str());
+  // "Name;" is libcurl's spelling of a header with an empty value ("Name:" would remove it).
+  for (const auto& h : req.headers)
+    list = curl_slist_append(list, (h.value.empty() ? h.name + ";" : h.name + ": " + h.value).c_str());
   if (!find_header(req.headers, "Expect")) list = curl_slist_append(list, "Expect:");
 
   curl_easy_setopt(easy, CURLOPT_URL, req.url.c_str());
