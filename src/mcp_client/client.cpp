@@ -81,9 +81,16 @@ status client::impl::discover() {
   return {};
 }
 
+// offers tells whether the `supported` list of an unsupported-version error has `v`.
+static bool offers(const json& data, std::string_view v) {
+  if (!data.is_object() || !data.contains("supported") || !data["supported"].is_array()) return false;
+  for (const auto& s : data["supported"])
+    if (s == std::string(v)) return true;
+  return false;
+}
+
 // newest_session_version picks the newest handshake revision of an unsupported-version error.
-static std::string newest_session_version(const error& e, const json& data) {
-  (void)e;
+static std::string newest_session_version(const json& data) {
   if (data.is_object() && data.contains("supported") && data["supported"].is_array())
     for (auto v : session_versions)
       for (const auto& s : data["supported"])
@@ -100,6 +107,16 @@ status client::impl::handshake() {
     }
     transport->set_protocol_version(version_2026_07_28);
     auto st = discover();
+    if (!st && st.error().jsonrpc_code == jsonrpc::error_code::unsupported_protocol_version) {
+      // A modern server rejected the version: retry once with one it lists (we speak only
+      // 2026-07-28 statelessly; a listed handshake revision means falling back).
+      json data;
+      {
+        std::lock_guard lock(mu);
+        data = unsupported_data;
+      }
+      if (offers(data, version_2026_07_28)) st = discover();
+    }
     if (st) {
       transport->set_protocol_version(version_2026_07_28);
       return st;
@@ -113,7 +130,7 @@ status client::impl::handshake() {
     if (st.error().code == errc::cancelled) return st;
     std::string fallback(latest_session_version);
     if (st.error().jsonrpc_code == jsonrpc::error_code::unsupported_protocol_version)
-      fallback = newest_session_version(st.error(), nullptr);
+      fallback = newest_session_version(unsupported_data_locked());
     transport->set_protocol_version("");
     return initialize(fallback);
   }
@@ -132,6 +149,11 @@ status client::impl::redo_handshake(int seen_generation) {
   }
   std::string v = protocol_version_locked();
   return initialize(v.empty() ? std::string(latest_session_version) : v);
+}
+
+json client::impl::unsupported_data_locked() const {
+  std::lock_guard lock(mu);
+  return unsupported_data;
 }
 
 std::string client::impl::protocol_version_locked() const {

@@ -60,6 +60,7 @@ struct client::impl {
   std::optional<std::vector<json>> tools_cache;   // dropped on list_changed
   std::map<std::string, json> tool_schemas;       // name -> inputSchema (x-mcp-header)
   int generation = 0;                             // handshakes done
+  mutable json unsupported_data;                  // data of the last -32022 error
   std::mutex handshake_mu;                        // one handshake at a time
 
   // client.cpp
@@ -68,6 +69,7 @@ struct client::impl {
   status discover();
   status redo_handshake(int seen_generation);
   std::string protocol_version_locked() const;
+  json unsupported_data_locked() const;
   json client_capabilities() const;
   json stateless_meta() const;
   void fail_all(const error& e);

@@ -28,6 +28,10 @@ bool needs_input(const json& r) {
 error client::impl::rpc_error(std::string_view method, const json& err) const {
   int code = err.is_object() && err.contains("code") && err["code"].is_number_integer()
                  ? err["code"].get<int>() : jsonrpc::error_code::internal_error;
+  if (code == jsonrpc::error_code::unsupported_protocol_version && err.is_object()) {
+    std::lock_guard lock(mu);
+    unsupported_data = err.value("data", json());
+  }
   std::string msg = err.is_object() && err.contains("message") && err["message"].is_string()
                         ? err["message"].get<std::string>() : std::string("(no message)");
   return error{code_for(code),
