@@ -226,7 +226,8 @@ void http_transport::run_post(http::request req, json id, bool had_session, std:
   bool sse = false;
   auto r = send_(req, stream_options(s, status, body, sse, stop));
   if (stop.stop_requested()) return;  // abandoned by the client, or closing
-  if (!r) return fail_request(id, network_error(r.error(), "POST"));
+  // A response stream that broke after it began is resumed like one that ended early.
+  if (!r && !(sse && !s.parser.last_event_id().empty())) return fail_request(id, network_error(r.error(), "POST"));
   if (status == 404 && had_session) return fail_request(id, session_lost());
   if (!sse) {
     auto parsed = parse_json(body);
