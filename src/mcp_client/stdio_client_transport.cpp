@@ -1,0 +1,274 @@
+// stdio_client_transport: newline-delimited JSON-RPC with a child process. Two reader threads
+// (stdout: messages; stderr: log lines) poll their pipe and an eventfd that close() signals.
+#include "tooluse/mcp/stdio_client_transport.hpp"
+
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <condition_variable>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <deque>
+#include <optional>
+#include <stdexcept>
+#include <thread>
+
+#include "stdio_process.hpp"
+
+namespace tooluse::mcp {
+
+struct detail::stdio_state {
+  stdio_server_options options;
+  std::string label;  // "stdio server `name`"
+  std::string name;
+  transport_handlers handlers;
+  detail::reaper reaper;
+  int stdin_fd = -1, stdout_fd = -1, stderr_fd = -1, wake_fd = -1;
+  std::mutex write_mutex;  // guards stdin_fd
+  mutable std::mutex mutex;
+  std::condition_variable cv;
+  pid_t pid = 0;
+  bool started = false, closing = false, stderr_done = false;
+  bool closing_by_us = false;  // close() was called
+  std::deque<std::string> tail;
+  std::optional<std::string> exit_report;  // set once the child is gone (not after close())
+  std::thread out_thread, err_thread;
+
+  ~stdio_state() {
+    detail::close_fd(stdin_fd);
+    detail::close_fd(stdout_fd);
+    detail::close_fd(stderr_fd);
+    detail::close_fd(wake_fd);
+  }
+  void log(std::string_view line) {
+    if (options.on_log) return options.on_log(line);
+    std::string text = "[" + name + "] " + std::string(line) + "\n";
+    std::fwrite(text.data(), 1, text.size(), stderr);  // one write per line: no interleaving
+  }
+};
+
+namespace {
+
+using state_ptr = std::shared_ptr<detail::stdio_state>;
+
+// for_each_line reads `fd` until EOF or a wake-up, calling `line` for each complete line.
+// After a wake-up it drains what is already in the pipe. Returns true at EOF.
+template <class F>
+bool for_each_line(int fd, int wake_fd, F&& line) {
+  std::string buf;
+  char chunk[65536];
+  bool woken = false;
+  for (;;) {
+    if (!woken) {
+      pollfd p[2] = {{fd, POLLIN, 0}, {wake_fd, POLLIN, 0}};
+      if (::poll(p, 2, -1) < 0) {
+        if (errno == EINTR) continue;
+        return true;
+      }
+      woken = (p[1].revents & POLLIN) != 0;
+    }
+    ssize_t n = ::read(fd, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EAGAIN) {
+      if (woken) return false;
+      continue;
+    }
+    if (n <= 0) {
+      if (!buf.empty()) line(std::string_view(buf));
+      return true;
+    }
+    buf.append(chunk, static_cast<std::size_t>(n));
+    std::size_t start = 0;
+    for (std::size_t nl; (nl = buf.find('\n', start)) != std::string::npos; start = nl + 1) {
+      std::string_view l(buf.data() + start, nl - start);
+      if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
+      line(l);
+    }
+    buf.erase(0, start);
+  }
+}
+
+void read_stderr(const state_ptr& s) {
+  for_each_line(s->stderr_fd, s->wake_fd, [&](std::string_view l) {
+    {
+      std::lock_guard lock(s->mutex);
+      s->tail.emplace_back(l);
+      while (s->tail.size() > s->options.stderr_tail_lines) s->tail.pop_front();
+    }
+    s->log(l);
+  });
+  std::lock_guard lock(s->mutex);
+  s->stderr_done = true;
+  s->cv.notify_all();
+}
+
+// terminate closes stdin, then escalates to SIGTERM and SIGKILL, each after the grace period.
+process_exit terminate(detail::stdio_state& s) {
+  {
+    std::lock_guard lock(s.write_mutex);
+    detail::close_fd(s.stdin_fd);
+  }
+  const auto grace = s.options.shutdown_grace;
+  if (auto e = s.reaper.wait_for(grace)) return *e;
+  s.reaper.signal_group(SIGTERM);
+  if (auto e = s.reaper.wait_for(grace)) return *e;
+  s.reaper.signal_group(SIGKILL);
+  return s.reaper.wait_for(std::chrono::milliseconds(-1)).value_or(process_exit{});
+}
+
+std::string exit_report(detail::stdio_state& s, const process_exit& e) {
+  std::unique_lock lock(s.mutex);
+  // The child's last words may still be in the stderr pipe: give the reader a moment.
+  s.cv.wait_for(lock, std::chrono::seconds(1), [&] { return s.stderr_done; });
+  std::string msg = s.label + " " + e.describe();
+  if (!s.tail.empty()) {
+    msg += "; last stderr lines:";
+    for (const auto& l : s.tail) msg += "\n  " + l;
+  }
+  return msg;
+}
+
+void handle_stdout_line(detail::stdio_state& s, std::string_view line) {
+  if (line.find_first_not_of(" \t") == std::string_view::npos) return;
+  auto msg = parse_json(line);
+  if (!msg || !(msg->is_object() || msg->is_array())) {
+    std::string shown(line.substr(0, 200));
+    s.log("ignoring a line that is not JSON-RPC on stdout: " + shown);
+    return;
+  }
+  {
+    std::lock_guard lock(s.mutex);
+    if (s.closing) return;
+  }
+  if (s.handlers.on_message) s.handlers.on_message(std::move(*msg));
+}
+
+void read_stdout(const state_ptr& s) {
+  const bool eof = for_each_line(s->stdout_fd, s->wake_fd,
+                                 [&](std::string_view l) { handle_stdout_line(*s, l); });
+  if (!eof) return;  // woken by close()
+  {
+    std::lock_guard lock(s->mutex);
+    if (s->closing) return;
+  }
+  // stdout ended: the server exited or gave up its stdout; either way the connection is over.
+  process_exit e = terminate(*s);
+  std::string report = exit_report(*s, e);
+  {
+    std::lock_guard lock(s->mutex);
+    s->exit_report = report;
+    s->cv.notify_all();
+    if (s->closing) return;
+    s->closing = true;
+  }
+  if (s->handlers.on_closed) s->handlers.on_closed(error{errc::io_error, report});
+}
+
+std::string default_name(const std::vector<std::string>& command) {
+  std::string n = command[0];
+  auto slash = n.rfind('/');
+  return slash == std::string::npos ? n : n.substr(slash + 1);
+}
+
+std::string join_command(const std::vector<std::string>& command) {
+  std::string out;
+  for (const auto& w : command) out += (out.empty() ? "" : " ") + w;
+  return out;
+}
+
+void join_or_detach(std::thread& t) {
+  if (!t.joinable()) return;
+  if (t.get_id() == std::this_thread::get_id()) t.detach();  // close() from a handler
+  else t.join();
+}
+
+}  // namespace
+
+stdio_client_transport::stdio_client_transport(stdio_server_options options)
+    : state_(std::make_shared<detail::stdio_state>()) {
+  if (options.command.empty() || options.command[0].empty())
+    throw std::invalid_argument("stdio_client_transport: the command is empty");
+  state_->name = options.name.empty() ? default_name(options.command) : options.name;
+  state_->label = "stdio server `" +
+                  (options.name.empty() ? join_command(options.command) : options.name) + "`";
+  state_->options = std::move(options);
+}
+
+stdio_client_transport::~stdio_client_transport() { close(); }
+
+status stdio_client_transport::start(transport_handlers handlers) {
+  auto& s = *state_;
+  {
+    std::lock_guard lock(s.mutex);
+    if (s.started) return fail(errc::invalid_argument, s.label + ": start() called twice");
+    s.started = true;
+  }
+  auto child = detail::spawn_child(s.options, s.label);
+  if (!child) return fail(child.error());
+  s.wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+  s.handlers = std::move(handlers);
+  s.stdin_fd = child->stdin_fd;
+  s.stdout_fd = child->stdout_fd;
+  s.stderr_fd = child->stderr_fd;
+  s.pid = child->pid;
+  s.reaper.watch(child->pid, child->pidfd);
+  s.err_thread = std::thread(read_stderr, state_);
+  s.out_thread = std::thread(read_stdout, state_);
+  return {};
+}
+
+status stdio_client_transport::send(const json& message) {
+  auto& s = *state_;
+  std::string line = dump_json(message);
+  line += '\n';
+  int err = 0;
+  {
+    std::lock_guard lock(s.write_mutex);
+    err = s.stdin_fd < 0 ? EPIPE : detail::write_all(s.stdin_fd, line);
+  }
+  if (err == 0) return {};
+  if (err == EPIPE) {
+    // The child is gone or going: say how it ended rather than "broken pipe".
+    std::unique_lock lock(s.mutex);
+    if (s.started && s.pid > 0 && !s.closing_by_us)
+      s.cv.wait_for(lock, std::chrono::seconds(3), [&] { return s.exit_report.has_value(); });
+    if (s.exit_report) return fail(errc::io_error, *s.exit_report);
+    return fail(errc::io_error, s.label + " is not running");
+  }
+  return fail(errc::io_error, "cannot write to " + s.label + ": " + std::strerror(err));
+}
+
+void stdio_client_transport::close() {
+  auto& s = *state_;
+  {
+    std::lock_guard lock(s.mutex);
+    if (!s.started) return;
+    s.closing = true;
+    s.closing_by_us = true;
+  }
+  if (s.pid > 0) terminate(s);
+  if (s.wake_fd >= 0) {
+    std::uint64_t one = 1;
+    [[maybe_unused]] auto n = ::write(s.wake_fd, &one, sizeof one);
+  }
+  join_or_detach(s.out_thread);
+  join_or_detach(s.err_thread);
+}
+
+std::string stdio_client_transport::describe() const { return state_->label; }
+
+std::optional<process_exit> stdio_client_transport::exit_status() const {
+  return state_->reaper.exit();
+}
+
+int stdio_client_transport::pid() const { return state_->pid; }
+
+std::vector<std::string> stdio_client_transport::stderr_tail() const {
+  std::lock_guard lock(state_->mutex);
+  return {state_->tail.begin(), state_->tail.end()};
+}
+
+}  // namespace tooluse::mcp

@@ -1,0 +1,203 @@
+// Spawning and reaping the child of a stdio_client_transport.
+#include "stdio_process.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <thread>
+#include <vector>
+
+extern char** environ;
+
+namespace tooluse::mcp {
+
+std::string process_exit::describe() const {
+  if (code) return "exited with status " + std::to_string(*code);
+  if (signal) return "was killed by signal " + std::to_string(*signal) + " (" + strsignal(*signal) + ")";
+  return "ended";
+}
+
+namespace detail {
+namespace {
+
+std::vector<std::string> child_environment(const std::map<std::string, std::string>& extra) {
+  std::vector<std::string> env;
+  for (char** e = environ; e && *e; ++e) {
+    std::string_view entry(*e);
+    auto eq = entry.find('=');
+    if (eq != std::string_view::npos && extra.count(std::string(entry.substr(0, eq)))) continue;
+    env.emplace_back(entry);
+  }
+  for (const auto& [k, v] : extra) env.push_back(k + "=" + v);
+  return env;
+}
+
+struct spawn_guard {
+  posix_spawn_file_actions_t actions;
+  posix_spawnattr_t attr;
+  spawn_guard() {
+    posix_spawn_file_actions_init(&actions);
+    posix_spawnattr_init(&attr);
+  }
+  ~spawn_guard() {
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attr);
+  }
+};
+
+void prepare(spawn_guard& g, const int (&in)[2], const int (&out)[2], const int (&err)[2],
+             const std::string& cwd) {
+  posix_spawn_file_actions_adddup2(&g.actions, in[0], 0);
+  posix_spawn_file_actions_adddup2(&g.actions, out[1], 1);
+  posix_spawn_file_actions_adddup2(&g.actions, err[1], 2);
+  posix_spawn_file_actions_addclosefrom_np(&g.actions, 3);
+  if (!cwd.empty()) posix_spawn_file_actions_addchdir_np(&g.actions, cwd.c_str());
+  // Our own signal dispositions (e.g. SIGPIPE ignored) must not leak into the server.
+  sigset_t defaults, none;
+  sigemptyset(&defaults);
+  for (int s : {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD}) sigaddset(&defaults, s);
+  sigemptyset(&none);
+  posix_spawnattr_setsigdefault(&g.attr, &defaults);
+  posix_spawnattr_setsigmask(&g.attr, &none);
+  posix_spawnattr_setpgroup(&g.attr, 0);
+  posix_spawnattr_setflags(&g.attr,
+                           POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+}
+
+}  // namespace
+
+void close_fd(int& fd) {
+  if (fd >= 0) ::close(fd);
+  fd = -1;
+}
+
+result<child_process> spawn_child(const stdio_server_options& o, std::string_view label) {
+  const std::string what = "cannot start " + std::string(label);
+  if (!o.cwd.empty() && !std::filesystem::is_directory(o.cwd))
+    return fail(errc::io_error, what + ": working folder \"" + o.cwd + "\" does not exist");
+  int in[2] = {-1, -1}, out[2] = {-1, -1}, err[2] = {-1, -1};
+  if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0) {
+    const int e = errno;
+    for (int* p : {in, out, err}) close_fd(p[0]), close_fd(p[1]);
+    return fail(errc::io_error, what + ": pipe: " + std::strerror(e));
+  }
+  spawn_guard g;
+  prepare(g, in, out, err, o.cwd);
+  std::vector<std::string> env = child_environment(o.env);
+  std::vector<char*> envp, argv;
+  for (auto& e : env) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  std::vector<std::string> args = o.command;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  const int rc = posix_spawnp(&pid, argv[0], &g.actions, &g.attr, argv.data(), envp.data());
+  close_fd(in[0]), close_fd(out[1]), close_fd(err[1]);
+  if (rc != 0) {
+    close_fd(in[1]), close_fd(out[0]), close_fd(err[0]);
+    std::string hint = rc == ENOENT ? " (is \"" + o.command[0] + "\" installed and on PATH?)" : "";
+    return fail(errc::io_error, what + ": " + std::strerror(rc) + hint);
+  }
+  child_process c{.pid = pid, .stdin_fd = in[1], .stdout_fd = out[0], .stderr_fd = err[0]};
+#ifdef SYS_pidfd_open
+  c.pidfd = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
+  if (c.pidfd >= 0) fcntl(c.pidfd, F_SETFD, FD_CLOEXEC);
+#endif
+  fcntl(c.stdout_fd, F_SETFL, fcntl(c.stdout_fd, F_GETFL) | O_NONBLOCK);
+  fcntl(c.stderr_fd, F_SETFL, fcntl(c.stderr_fd, F_GETFL) | O_NONBLOCK);
+  return c;
+}
+
+void reaper::watch(pid_t pid, int pidfd) {
+  std::lock_guard lock(mutex_);
+  pid_ = pid;
+  pidfd_ = pidfd;
+}
+
+reaper::~reaper() { close_fd(pidfd_); }
+
+std::optional<process_exit> reaper::try_reap_locked() {
+  if (exit_ || pid_ <= 0) return exit_;
+  int st = 0;
+  pid_t r = waitpid(pid_, &st, WNOHANG);
+  if (r == pid_) {
+    process_exit e;
+    if (WIFEXITED(st)) e.code = WEXITSTATUS(st);
+    if (WIFSIGNALED(st)) e.signal = WTERMSIG(st);
+    exit_ = e;
+  } else if (r < 0 && errno == ECHILD) {
+    exit_ = process_exit{};  // reaped by someone else (a SIGCHLD handler): status unknown
+  }
+  return exit_;
+}
+
+std::optional<process_exit> reaper::wait_for(std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  for (;;) {
+    int fd = -1;
+    {
+      std::lock_guard lock(mutex_);
+      if (auto e = try_reap_locked()) return e;
+      fd = pidfd_;
+    }
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (timeout.count() >= 0 && left.count() <= 0) return std::nullopt;
+    if (fd >= 0) {
+      pollfd p{fd, POLLIN, 0};
+      const int ms = timeout.count() < 0 ? -1 : static_cast<int>(left.count()) + 1;
+      if (::poll(&p, 1, ms) < 0 && errno != EINTR) fd = -1;
+    }
+    // Without a pidfd (old kernels), poll the child's state a few times a second.
+    if (fd < 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
+
+void reaper::signal_group(int sig) {
+  std::lock_guard lock(mutex_);
+  if (pid_ > 0 && !try_reap_locked()) ::kill(-pid_, sig);
+}
+
+std::optional<process_exit> reaper::exit() const {
+  std::lock_guard lock(mutex_);
+  return exit_;
+}
+
+int write_all(int fd, std::string_view data) {
+  sigset_t block, old, pending;
+  sigemptyset(&block);
+  sigaddset(&block, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &block, &old);
+  sigpending(&pending);
+  const bool was_pending = sigismember(&pending, SIGPIPE);
+  int err = 0;
+  while (!data.empty()) {
+    ssize_t n = ::write(fd, data.data(), data.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      err = errno;
+      break;
+    }
+    data.remove_prefix(static_cast<std::size_t>(n));
+  }
+  if (err == EPIPE && !was_pending) {
+    timespec zero{};
+    sigtimedwait(&block, nullptr, &zero);  // consume the SIGPIPE our write raised
+  }
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  return err;
+}
+
+}  // namespace detail
+}  // namespace tooluse::mcp
