@@ -43,13 +43,16 @@ struct registry_flags {
   bool network = false;
   bool shell = false;
   std::string tools;  ///< comma-separated names to keep; empty keeps all
+  std::string mcp;    ///< path of an `mcpServers` JSON config whose servers' tools are mounted
 };
 
-/// add_registry_flags adds --root, --network, --shell and --tools to `cmd`.
+/// add_registry_flags adds --root, --network, --shell, --tools and --mcp to `cmd`.
 void add_registry_flags(CLI::App& cmd, registry_flags& flags);
 
-/// make_registry builds the registry of built-in tools the flags allow.
-/// Errors: a name in --tools that is not a tool (message lists the available ones).
+/// make_registry builds the registry of built-in tools the flags allow, plus the tools of the
+/// MCP servers in --mcp (named SERVER__TOOL; the servers stop when the registry is destroyed).
+/// Errors: a name in --tools that is not a tool (message lists the available ones); a bad
+/// --mcp file or a server that cannot start.
 result<std::unique_ptr<tool_registry>> make_registry(const registry_flags& flags);
 
 }  // namespace tooluse::cli

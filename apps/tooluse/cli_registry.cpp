@@ -1,6 +1,7 @@
 #include <sstream>
 
 #include "cli.hpp"
+#include "tooluse/mcp/mount.hpp"
 
 namespace tooluse::cli {
 
@@ -10,25 +11,51 @@ void add_registry_flags(CLI::App& cmd, registry_flags& flags) {
   cmd.add_flag("--network", flags.network, "Enable tools that reach the network");
   cmd.add_flag("--shell", flags.shell, "Enable the shell tool (dangerous; sandboxed)");
   cmd.add_option("--tools", flags.tools, "Comma-separated tool names to offer (default: all)");
+  cmd.add_option("--mcp", flags.mcp,
+                 "Mount the tools of the MCP servers in this mcpServers JSON file (Claude "
+                 "Desktop/Cursor shape) as SERVER__TOOL");
 }
+
+namespace {
+
+// Mounts the --mcp servers into `reg`, keeping only `wanted` names when it is not empty.
+status mount_mcp(tool_registry& reg, const std::string& path, const std::vector<std::string>& wanted) {
+  auto config = mcp::load_client_config(path);
+  if (!config) return fail(config.error().code, "--mcp " + config.error().message);
+  mcp::mount_options options{.include = wanted};
+  options.client.client_info = {.name = "tooluse", .version = TOOLUSE_VERSION};
+  auto mounts = mcp::mount_servers(reg, *config, options);
+  if (!mounts) return fail(mounts.error().code, "--mcp " + path + ": " + mounts.error().message);
+  mcp::bind_to_registry(reg, std::move(*mounts));
+  return {};
+}
+
+}  // namespace
 
 result<std::unique_ptr<tool_registry>> make_registry(const registry_flags& flags) {
   auto all = std::make_unique<tool_registry>();
   builtin::register_builtins(*all, {.root = flags.root, .network = flags.network,
                                     .shell = flags.shell});
-  if (flags.tools.empty()) return all;
-  auto kept = std::make_unique<tool_registry>();
+  std::vector<std::string> wanted;
   std::stringstream ss(flags.tools);
-  std::string name;
-  while (std::getline(ss, name, ',')) {
-    if (name.empty()) continue;
-    auto entry = all->find(name);
-    if (!entry) {
-      std::string available;
-      for (const auto& n : all->names()) available += (available.empty() ? "" : ", ") + n;
-      return fail(errc::not_found, "no tool named \"" + name + "\"; available: " + available);
-    }
-    kept->add(entry->definition, entry->handler, {.replace = true});
+  for (std::string name; std::getline(ss, name, ',');)
+    if (!name.empty()) wanted.push_back(name);
+  if (wanted.empty()) {
+    if (!flags.mcp.empty())
+      if (auto ok = mount_mcp(*all, flags.mcp, {}); !ok) return fail(ok.error());
+    return all;
+  }
+  auto kept = std::make_unique<tool_registry>();
+  for (const auto& name : wanted)
+    if (auto entry = all->find(name)) kept->add(entry->definition, entry->handler, {.replace = true});
+  if (!flags.mcp.empty())
+    if (auto ok = mount_mcp(*kept, flags.mcp, wanted); !ok) return fail(ok.error());
+  for (const auto& name : wanted) {
+    if (kept->find(name)) continue;
+    std::string available;
+    for (const auto& n : all->names()) available += (available.empty() ? "" : ", ") + n;
+    if (!flags.mcp.empty()) available += ", and the --mcp servers' tools as SERVER__TOOL";
+    return fail(errc::not_found, "no tool named \"" + name + "\"; available: " + available);
   }
   return kept;
 }
