@@ -33,7 +33,7 @@ status client::impl::initialize(std::string_view wanted) {
   auto res = round_trip("initialize", std::move(params), {});
   if (!res) return fail(res.error());
   const json& r = *res;
-  std::string got = r.is_object() ? r.value("protocolVersion", "") : "";
+  std::string got = r.is_object() ? str_of(r, "protocolVersion") : "";
   if (!is_session_version(got))
     return fail(errc::protocol_error,
                 transport->describe() + ": the server answered initialize with protocol revision \"" +
@@ -44,9 +44,9 @@ status client::impl::initialize(std::string_view wanted) {
     stateless = false;
     caps = r.value("capabilities", json::object());
     json info = r.value("serverInfo", json::object());
-    server = {.name = info.value("name", ""), .version = info.value("version", ""),
-              .title = info.value("title", ""), .description = info.value("description", "")};
-    instructions = r.value("instructions", "");
+    server = {.name = str_of(info, "name"), .version = str_of(info, "version"),
+              .title = str_of(info, "title"), .description = str_of(info, "description")};
+    instructions = str_of(r, "instructions");
     ++generation;
   }
   transport->set_protocol_version(got);
@@ -74,9 +74,9 @@ status client::impl::discover() {
     info = r["_meta"].value(std::string(meta_server_info), json::object());
   if (info.empty()) info = r.value("serverInfo", json::object());
   if (info.is_object())
-    server = {.name = info.value("name", ""), .version = info.value("version", ""),
-              .title = info.value("title", ""), .description = info.value("description", "")};
-  instructions = r.value("instructions", "");
+    server = {.name = str_of(info, "name"), .version = str_of(info, "version"),
+              .title = str_of(info, "title"), .description = str_of(info, "description")};
+  instructions = str_of(r, "instructions");
   ++generation;
   return {};
 }

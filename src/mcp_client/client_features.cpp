@@ -130,7 +130,7 @@ result<completion_result> client::complete(const json& ref, std::string_view arg
   for (const auto& v : c.value("values", json::array()))
     if (v.is_string()) out.values.push_back(v.get<std::string>());
   if (c.contains("total") && c["total"].is_number_integer()) out.total = c["total"].get<int>();
-  out.has_more = c.value("hasMore", false);
+  out.has_more = c.contains("hasMore") && c["hasMore"].is_boolean() && c["hasMore"].get<bool>();
   return out;
 }
 

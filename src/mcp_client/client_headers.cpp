@@ -41,10 +41,12 @@ std::string base64(std::string_view in) {
 }
 
 // check walks a schema; `reachable` says whether it is reached through `properties` only.
-bool check(const json& schema, bool reachable, std::set<std::string>& names, std::string& why) {
+bool check(const json& schema, bool reachable, std::set<std::string>& names, std::string& why,
+           int depth = 0) {
+  if (depth > 64) return why = "inputSchema nested too deeply", false;
   if (schema.is_array()) {
     for (const auto& s : schema)
-      if (!check(s, false, names, why)) return false;
+      if (!check(s, false, names, why, depth + 1)) return false;
     return true;
   }
   if (!schema.is_object()) return true;
@@ -55,7 +57,7 @@ bool check(const json& schema, bool reachable, std::set<std::string>& names, std
     std::string n = it->get<std::string>();
     if (!std::all_of(n.begin(), n.end(), [](char c) { return is_tchar(static_cast<unsigned char>(c)); }))
       return why = "x-mcp-header \"" + n + "\" is not an HTTP token", false;
-    std::string type = schema.value("type", "");
+    std::string type = str_of(schema, "type");
     if (type != "string" && type != "integer" && type != "boolean")
       return why = "x-mcp-header \"" + n + "\" is on a non-primitive or number property", false;
     std::transform(n.begin(), n.end(), n.begin(), [](unsigned char c) { return std::tolower(c); });
@@ -65,8 +67,8 @@ bool check(const json& schema, bool reachable, std::set<std::string>& names, std
     if (k == "x-mcp-header") continue;
     if (k == "properties" && v.is_object()) {
       for (const auto& [name, sub] : v.items())
-        if (!check(sub, reachable, names, why)) return false;
-    } else if (!check(v, false, names, why)) {
+        if (!check(sub, reachable, names, why, depth + 1)) return false;
+    } else if (!check(v, false, names, why, depth + 1)) {
       return false;
     }
   }
@@ -110,7 +112,7 @@ std::vector<json> valid_header_tools(std::vector<json> tools, std::string* warni
     std::set<std::string> names;
     std::string why;
     if (t.is_object() && !check(t.value("inputSchema", json::object()), true, names, why)) {
-      if (warnings) *warnings += "tool \"" + t.value("name", "") + "\" dropped: " + why + "\n";
+      if (warnings) *warnings += "tool \"" + str_of(t, "name") + "\" dropped: " + why + "\n";
       continue;
     }
     out.push_back(std::move(t));
@@ -121,7 +123,7 @@ std::vector<json> valid_header_tools(std::vector<json> tools, std::string* warni
 header_list client::impl::param_headers(std::string_view method, const json& params) const {
   header_list out;
   if (method != "tools/call" || !params.is_object() || !params.contains("name")) return out;
-  auto it = tool_schemas.find(params.value("name", ""));
+  auto it = tool_schemas.find(str_of(params, "name"));
   if (it == tool_schemas.end()) return out;
   collect(it->second, params.value("arguments", json::object()), out);
   return out;

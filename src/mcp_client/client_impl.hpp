@@ -97,6 +97,20 @@ struct client::impl {
   void spawn(std::function<void()> fn);
 };
 
+// str_of returns j[key] when j is an object and that member a string; "" otherwise.
+inline std::string str_of(const json& j, std::string_view key) {
+  if (!j.is_object()) return {};
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+// num_of returns j[key] when it is a number; 0 otherwise.
+inline double num_of(const json& j, std::string_view key) {
+  if (!j.is_object()) return 0;
+  auto it = j.find(key);
+  return it != j.end() && it->is_number() ? it->get<double>() : 0;
+}
+
 // id_key renders a request id as a map key ("1", "\"a\"").
 std::string id_key(const json& id);
 

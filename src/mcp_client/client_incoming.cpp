@@ -87,11 +87,11 @@ void client::impl::on_notification(const json& message) {
       if (it != pending.end()) call = it->second;
     }
     if (call) {
-      progress_update u{.progress = params.value("progress", 0.0),
+      progress_update u{.progress = num_of(params, "progress"),
                         .total = params.contains("total") && params["total"].is_number()
                                      ? std::optional<double>(params["total"].get<double>())
                                      : std::nullopt,
-                        .message = params.value("message", "")};
+                        .message = str_of(params, "message")};
       {
         std::lock_guard lock(call->mu);
         call->last_activity = clock_type::now();
@@ -100,9 +100,9 @@ void client::impl::on_notification(const json& message) {
       if (call->on_progress) call->on_progress(u);
     }
   } else if (method == "notifications/message" && options.on_log) {
-    options.on_log({.level = parse_log_level(params.value("level", "info")).value_or(log_level::info),
-                    .logger = params.value("logger", ""),
-                    .data = params.value("data", json())});
+    options.on_log({.level = parse_log_level(str_of(params, "level")).value_or(log_level::info),
+                    .logger = str_of(params, "logger"),
+                    .data = params.is_object() ? params.value("data", json()) : json()});
   } else if (method == "notifications/tools/list_changed") {
     {
       std::lock_guard lock(mu);
@@ -114,7 +114,7 @@ void client::impl::on_notification(const json& message) {
   } else if (method == "notifications/resources/list_changed" && options.on_resources_changed) {
     options.on_resources_changed();
   } else if (method == "notifications/resources/updated" && options.on_resource_updated) {
-    options.on_resource_updated(params.value("uri", ""));
+    options.on_resource_updated(str_of(params, "uri"));
   } else if (method == "notifications/cancelled" && params.is_object() &&
              params.contains("requestId")) {
     std::lock_guard lock(mu);
@@ -147,8 +147,8 @@ result<json> client::impl::run_handler(std::string_view method, const json& para
                 jsonrpc::error_code::method_not_found);
   auto r = (*h)(params, stop);
   if (r && method == "elicitation/create" && options.apply_elicitation_defaults &&
-      r->is_object() && r->value("action", "") == "accept")
-    (*r)["content"] = apply_schema_defaults(params.value("requestedSchema", json::object()),
+      r->is_object() && str_of(*r, "action") == "accept")
+    (*r)["content"] = apply_schema_defaults(params.is_object() ? params.value("requestedSchema", json::object()) : json(),
                                             r->value("content", json::object()));
   return r;
 }

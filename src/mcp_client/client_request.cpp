@@ -20,7 +20,7 @@ errc code_for(int rpc) {
 }
 
 bool needs_input(const json& r) {
-  return r.is_object() && r.value("resultType", "") == "input_required";
+  return r.is_object() && str_of(r, "resultType") == "input_required";
 }
 
 }  // namespace
