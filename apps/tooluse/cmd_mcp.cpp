@@ -16,7 +16,19 @@ struct serve_options {
   std::string http;  ///< HOST:PORT
   std::string token;
   std::vector<std::string> allowed_hosts;
+  bool yes = false;  ///< approve dangerous tools
 };
+
+// approval is the policy of `mcp serve`: the client cannot be asked on a terminal (stdin is the
+// protocol), so dangerous tools run only when the user started the server with --yes.
+exec::approval_policy approval(bool yes) {
+  return [yes](const exec::approval_request& r) {
+    if (yes) return exec::approval_decision::approve();
+    return exec::approval_decision::reject("tool \"" + r.definition.name +
+                                           "\" is dangerous and the server was started without "
+                                           "--yes; the user can restart it with --yes to allow it");
+  };
+}
 
 int serve(const serve_options& o) {
   if (o.stdio == !o.http.empty()) return usage_error("mcp serve: give exactly one of --stdio and --http HOST:PORT");
@@ -24,7 +36,7 @@ int serve(const serve_options& o) {
   if (!reg) return usage_error(reg.error().message);
   mcp::server server({.name = "tooluse", .version = TOOLUSE_VERSION,
                       .description = "tooluse built-in tools"},
-                     reg->get());
+                     reg->get(), {.exec_options = {.approval = approval(o.yes)}});
   if (o.stdio) {
     // stdout carries only protocol messages; diagnostics go to stderr.
     auto ok = mcp::serve_stdio(server);
@@ -67,6 +79,7 @@ void setup(CLI::App& app, app_state& state) {
   s->add_option("--http", opts->http, "Serve Streamable HTTP on HOST:PORT, endpoint /mcp");
   s->add_option("--token", opts->token, "Require 'Authorization: Bearer TOKEN' on HTTP requests");
   s->add_option("--allowed-host", opts->allowed_hosts, "Host/Origin names accepted over HTTP (repeatable)");
+  s->add_flag("--yes,-y", opts->yes, "Run dangerous tools (shell, file writes, ...) without approval");
   s->footer("Exit status: 0 the client disconnected, 1 serving failed, 2 bad usage.");
   s->callback([opts, &state] { state.action = [opts] { return serve(*opts); }; });
 }
