@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <condition_variable>
 #include <set>
+#include <thread>
 
 #include "tooluse/mcp/http_client_transport.hpp"
 #include "tooluse/mcp/stdio_client_transport.hpp"
@@ -26,6 +28,12 @@ struct mounted_server::state : std::enable_shared_from_this<mounted_server::stat
   std::mutex registry_mutex;  // guards registry and mounted
   tool_registry* registry = nullptr;
   std::set<std::string> mounted;
+  // list_changed is handled on a thread of our own: the notification may arrive on the
+  // transport's reader thread, which must keep reading for our tools/list to be answered.
+  std::mutex refresh_mutex;
+  std::condition_variable refresh_cv;
+  bool refresh_pending = false, stopping = false;
+  std::thread refresher;
 
   void log(std::string_view line) const {
     std::string text = "[" + config.name + "] " + std::string(line);
@@ -195,8 +203,11 @@ result<std::shared_ptr<client>> connect_client(const state_ptr& s) {
   std::weak_ptr<mounted_server::state> weak = s;
   client_options co = s->options.client;
   co.on_tools_changed = [weak] {
-    if (auto st = weak.lock())
-      if (auto ok = refresh_tools(st); !ok) st->log("cannot refresh tools: " + ok.error().message);
+    if (auto st = weak.lock()) {
+      std::lock_guard lock(st->refresh_mutex);
+      st->refresh_pending = true;
+      st->refresh_cv.notify_all();
+    }
   };
   co.on_closed = [weak, gen](const error& reason) { on_server_closed(weak, gen, reason); };
   auto c = client::connect(std::move(*transport), co);
@@ -210,6 +221,23 @@ result<std::shared_ptr<client>> connect_client(const state_ptr& s) {
   }
   if (auto ok = refresh_tools(s); !ok) s->log("cannot list tools: " + ok.error().message);
   return c;
+}
+
+void refresh_loop(const std::weak_ptr<mounted_server::state>& weak) {
+  for (;;) {
+    auto s = weak.lock();
+    if (!s) return;
+    {
+      std::unique_lock lock(s->refresh_mutex);
+      // Wake up now and then to notice a state destroyed without unmount().
+      s->refresh_cv.wait_for(lock, std::chrono::seconds(1),
+                             [&] { return s->refresh_pending || s->stopping; });
+      if (s->stopping) return;
+      if (!s->refresh_pending) continue;
+      s->refresh_pending = false;
+    }
+    if (auto ok = refresh_tools(s); !ok) s->log("cannot refresh tools: " + ok.error().message);
+  }
 }
 
 }  // namespace
@@ -268,6 +296,7 @@ result<std::shared_ptr<mounted_server>> mounted_server::mount(tool_registry& reg
     auto c = connect_client(s);
     if (!c) return fail(c.error());
   }
+  s->refresher = std::thread(refresh_loop, std::weak_ptr<state>(s));
   return std::make_shared<mounted_server>(s);
 }
 
@@ -286,6 +315,15 @@ std::shared_ptr<client> mounted_server::connection() const {
 status mounted_server::refresh() { return refresh_tools(state_); }
 
 void mounted_server::unmount() {
+  {
+    std::lock_guard lock(state_->refresh_mutex);
+    state_->stopping = true;
+    state_->refresh_cv.notify_all();
+  }
+  if (state_->refresher.joinable()) {
+    if (state_->refresher.get_id() == std::this_thread::get_id()) state_->refresher.detach();
+    else state_->refresher.join();
+  }
   {
     std::lock_guard lock(state_->registry_mutex);
     if (state_->registry)
