@@ -9,6 +9,7 @@
 #include "npm_peers.hpp"
 #include "tooluse/mcp/client.hpp"
 #include "tooluse/mcp/http_client_transport.hpp"
+#include "tooluse/mcp/mount.hpp"
 #include "tooluse/mcp/stdio_client_transport.hpp"
 
 using namespace tooluse;
@@ -171,4 +172,39 @@ TEST(server_everything, http_every_tool_resources_prompts_progress_logging) {
   auto c = mcp::client::connect(mcp::make_http_client_transport({.url = peer.url()}), options(seen));
   ASSERT_TRUE(c) << c.error().message;
   exercise(**c, seen);
+}
+
+TEST(server_everything, mounted_tools_forward_progress_images_and_structured_content) {
+  TOOLUSE_SKIP_WITHOUT_PEER("everything");
+  auto config = mcp::parse_client_config(
+      json{{"mcpServers",
+            {{"everything",
+              {{"command", tooluse::testing::node_binary().string()},
+               {"args", {tooluse::testing::server_script("everything").string(), "stdio"}}}}}}});
+  ASSERT_TRUE(config);
+  tool_registry reg;
+  auto mounts = mcp::mount_servers(reg, *config, {.on_log = [](std::string_view) {}});
+  ASSERT_TRUE(mounts) << mounts.error().message;
+  auto entry = reg.find("everything__get-structured-content");
+  ASSERT_TRUE(entry);
+  EXPECT_TRUE(entry->definition.output_schema);  // kept from the server's outputSchema
+
+  std::vector<progress_update> progress;
+  call_context ctx{.on_progress = [&](const progress_update& p) { progress.push_back(p); }};
+  auto r = reg.call({.name = "everything__trigger-long-running-operation",
+                     .arguments = {{"duration", 1}, {"steps", 2}}}, ctx);
+  EXPECT_FALSE(r.is_error) << r.all_text();
+  ASSERT_EQ(progress.size(), 2u);
+  EXPECT_EQ(progress[1].total, 2);
+
+  call_context plain;
+  auto s = reg.call({.name = "everything__get-structured-content",
+                     .arguments = {{"location", "Chicago"}}}, plain);
+  ASSERT_TRUE(s.structured_content) << s.all_text();
+  EXPECT_TRUE(s.structured_content->contains("temperature"));
+  auto img = reg.call({.name = "everything__get-tiny-image"}, plain);
+  bool image = false;
+  for (const auto& b : img.content)
+    if (auto* i = std::get_if<image_content>(&b)) image = i->mime_type == "image/png" && !i->data.empty();
+  EXPECT_TRUE(image);
 }

@@ -166,3 +166,43 @@ TEST(mounted_tool_name, maps_rejected_characters_and_long_names) {
   EXPECT_NE(long_name, mcp::mounted_tool_name("s", std::string(201, 'a')));
   EXPECT_TRUE(is_valid_tool_name(long_name));
 }
+
+// A minimal MCP server in sh: its first tools/list offers tool `a` and then announces
+// tools/list_changed; later lists offer `a` and `b`.
+TEST(mounted_server, list_changed_refreshes_mounted_tools) {
+  const std::string script = R"sh(n=0
+while IFS= read -r line; do
+  id=$(printf '%s' "$line" | sed -n 's/.*"id":\([^,}]*\).*/\1/p')
+  method=$(printf '%s' "$line" | sed -n 's/.*"method":"\([^"]*\)".*/\1/p')
+  tool_a='{"name":"a","description":"tool a","inputSchema":{"type":"object","properties":{}}}'
+  tool_b='{"name":"b","description":"tool b","inputSchema":{"type":"object","properties":{}}}'
+  case "$method" in
+    initialize) echo '{"jsonrpc":"2.0","id":'"$id"',"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{"listChanged":true}},"serverInfo":{"name":"fake","version":"1"}}}';;
+    tools/list) n=$((n+1))
+      if [ $n = 1 ]; then
+        echo '{"jsonrpc":"2.0","id":'"$id"',"result":{"tools":['"$tool_a"']}}'
+        echo '{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}'
+      else
+        echo '{"jsonrpc":"2.0","id":'"$id"',"result":{"tools":['"$tool_a"','"$tool_b"']}}'
+      fi;;
+    notifications/*) ;;
+    *) [ -n "$id" ] && echo '{"jsonrpc":"2.0","id":'"$id"',"error":{"code":-32601,"message":"method not found"}}';;
+  esac
+done)sh";
+  tool_registry registry;
+  std::mutex m;
+  std::condition_variable cv;
+  registry.on_change([&](const registry_event&) {
+    std::lock_guard lock(m);
+    cv.notify_all();
+  });
+  auto mount = mcp::mounted_server::mount(
+      registry, {.name = "fake", .command = {"/bin/sh", "-c", script}},
+      {.client = {.protocol_version = "2025-06-18"}, .on_log = [](std::string_view) {}});
+  ASSERT_TRUE(mount) << mount.error().message;
+  std::unique_lock lock(m);
+  EXPECT_TRUE(cv.wait_for(lock, 20s, [&] { return registry.find("fake__b") != nullptr; }));
+  EXPECT_TRUE(registry.find("fake__a"));
+  lock.unlock();
+  EXPECT_EQ((*mount)->tool_names(), (std::vector<std::string>{"fake__a", "fake__b"}));
+}
