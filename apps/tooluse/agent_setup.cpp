@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <mutex>
 #include <toml++/toml.h>
 
 #include "tooluse/llm/anthropic_messages.hpp"
@@ -187,21 +188,49 @@ result<resolved_model> resolve_model(model_flags& f, registry_flags& r) {
   return out;
 }
 
-exec::approval_policy approval_prompt(bool yes) {
-  return [yes](const exec::approval_request& req) {
+exec::approval_policy approval_prompt(bool yes, tool_spinner* spinner) {
+  return [yes, spinner](const exec::approval_request& req) {
     if (yes) return exec::approval_decision::approve();
     if (!::isatty(STDIN_FILENO))
       return exec::approval_decision::reject(
           "the user did not approve \"" + req.definition.name +
           "\" (no terminal to ask on; the user can pass --yes)");
+    // Parallel calls may ask at the same time: one question on the terminal at a time. The
+    // terminal is in its normal (cooked) mode here: readline only changes it inside readline().
+    static std::mutex asking;
+    std::lock_guard lock(asking);
+    if (spinner) spinner->suspend();
     std::cerr << "\nallow " << req.definition.name << " " << dump_json(req.call.arguments)
               << "? [y/N] " << std::flush;
     std::string answer;
     std::getline(std::cin, answer);
+    if (spinner) spinner->resume();
     if (!answer.empty() && (answer[0] == 'y' || answer[0] == 'Y'))
       return exec::approval_decision::approve();
     return exec::approval_decision::reject("the user refused to run \"" + req.definition.name + "\"");
   };
+}
+
+std::unique_ptr<tool_spinner> make_stderr_spinner() {
+  return std::make_unique<tool_spinner>(
+      tool_spinner_options{.out = &std::cerr, .terminal = ::isatty(STDERR_FILENO) == 1});
+}
+
+std::string one_line(std::string s, size_t n) {
+  for (auto& c : s)
+    if (c == '\n') c = ' ';
+  return s.size() > n ? s.substr(0, n) + "..." : s;
+}
+
+std::string tool_call_line(const agent_event& e) {
+  const auto& c = *e.call;
+  return "[tool] " + c.name + " " +
+         one_line(c.arguments.is_null() ? c.raw_arguments : dump_json(c.arguments)) + "\n";
+}
+
+std::string tool_result_line(const agent_event& e) {
+  return "[tool] " + e.call->name + (e.result->is_error ? " failed: " : " -> ") +
+         one_line(e.result->all_text()) + " (" + std::to_string(e.duration.count()) + " ms)\n";
 }
 
 }  // namespace tooluse::cli

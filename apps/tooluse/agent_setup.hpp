@@ -8,6 +8,7 @@
 
 #include "cli.hpp"
 #include "tooluse/agent/agent.hpp"
+#include "tooluse/agent/spinner.hpp"
 #include "tooluse/exec/approval.hpp"
 #include "tooluse/llm/provider.hpp"
 
@@ -50,7 +51,20 @@ struct resolved_model {
 result<resolved_model> resolve_model(model_flags& flags, registry_flags& registry);
 
 /// approval_prompt returns a policy that asks on the terminal (or rejects when stdin is not a
-/// terminal), unless `yes` approves everything.
-exec::approval_policy approval_prompt(bool yes);
+/// terminal), unless `yes` approves everything. Prompts are asked one at a time; `spinner`, if
+/// given, is suspended while asking.
+exec::approval_policy approval_prompt(bool yes, tool_spinner* spinner = nullptr);
+
+/// make_stderr_spinner returns the spinner `run` and `chat` show while tools run: on stderr,
+/// drawn only when stderr is a terminal.
+std::unique_ptr<tool_spinner> make_stderr_spinner();
+
+/// one_line replaces newlines by spaces and cuts `s` to `n` characters (with "...").
+std::string one_line(std::string s, size_t n = 200);
+
+/// tool_call_line and tool_result_line are the progress lines both commands print on stderr:
+/// "[tool] NAME ARGS\n" and "[tool] NAME -> RESULT (N ms)\n" (or "failed: ...").
+std::string tool_call_line(const agent_event& e);
+std::string tool_result_line(const agent_event& e);
 
 }  // namespace tooluse::cli

@@ -1,12 +1,23 @@
-// tooluse chat: an interactive session with history. Plain line input (std::getline, so the
-// terminal's own line editing only; no readline), /tools, /reset, /exit, streamed answers,
-// approval prompts for dangerous tools.
+// tooluse chat: an interactive session with history, /tools, /reset, /exit, streamed answers,
+// a spinner while tools run, approval prompts for dangerous tools. On a terminal, lines are read
+// with GNU readline (editing, the session's history on the arrow keys, kept in
+// $XDG_STATE_HOME/tooluse/chat_history or ~/.local/state/tooluse/chat_history); otherwise
+// (stdin piped from a file or a program) plain std::getline, one line per message.
 #include <unistd.h>
 
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include "agent_setup.hpp"
 #include "tooluse/exec/executor.hpp"
+
+#ifdef TOOLUSE_HAVE_READLINE
+#include <readline/history.h>
+#include <readline/readline.h>
+#endif
 
 namespace tooluse::cli {
 namespace {
@@ -14,49 +25,121 @@ namespace {
 struct chat_options {
   registry_flags tools;
   model_flags model;
+  bool no_history_file = false;
 };
 
-void on_event(const agent_event& e) {
-  switch (e.what) {
-    case agent_event::kind::text_delta: std::cout << e.text << std::flush; break;
-    case agent_event::kind::tool_call:
-      std::cerr << "[tool] " << e.call->name << " " << dump_json(e.call->arguments) << "\n";
-      break;
-    case agent_event::kind::tool_result:
-      std::cerr << "[tool] " << e.call->name << (e.result->is_error ? " failed: " : " -> ")
-                << e.result->all_text().substr(0, 200) << "\n";
-      break;
-    default: break;
-  }
+std::filesystem::path history_path() {
+  if (const char* state = std::getenv("XDG_STATE_HOME"); state && *state)
+    return std::filesystem::path(state) / "tooluse" / "chat_history";
+  if (const char* home = std::getenv("HOME"); home && *home)
+    return std::filesystem::path(home) / ".local" / "state" / "tooluse" / "chat_history";
+  return {};
 }
+
+// line_reader reads the user's lines: readline on a terminal, std::getline otherwise.
+class line_reader {
+ public:
+  line_reader(bool terminal, bool keep_history) {
+#ifdef TOOLUSE_HAVE_READLINE
+    readline_ = terminal;
+    if (!readline_) return;
+    rl_readline_name = "tooluse";  // for $if tooluse in ~/.inputrc
+    rl_instream = stdin;
+    rl_outstream = stderr;  // prompt and echo on stderr: stdout carries only answers
+    using_history();
+    stifle_history(1000);
+    if (keep_history) file_ = history_path();
+    if (!file_.empty()) read_history(file_.c_str());
+#else
+    (void)keep_history;
+    terminal_ = terminal;
+#endif
+  }
+
+  ~line_reader() {
+#ifdef TOOLUSE_HAVE_READLINE
+    if (file_.empty()) return;
+    std::error_code ec;
+    std::filesystem::create_directories(file_.parent_path(), ec);
+    if (write_history(file_.c_str()) == 0) history_truncate_file(file_.c_str(), 1000);
+#endif
+  }
+  line_reader(const line_reader&) = delete;
+  line_reader& operator=(const line_reader&) = delete;
+
+  /// read returns the next line, or nothing at the end of input.
+  std::optional<std::string> read(const char* prompt) {
+#ifdef TOOLUSE_HAVE_READLINE
+    if (readline_) {
+      char* raw = ::readline(prompt);
+      if (!raw) return std::nullopt;
+      std::string line(raw);
+      std::free(raw);
+      const HIST_ENTRY* last = history_length > 0 ? history_get(history_base + history_length - 1)
+                                                  : nullptr;
+      if (!line.empty() && !(last && line == last->line)) add_history(line.c_str());
+      return line;
+    }
+#else
+    if (terminal_) std::cerr << prompt << std::flush;
+#endif
+    std::string line;
+    if (!std::getline(std::cin, line)) return std::nullopt;
+    return line;
+  }
+
+ private:
+#ifdef TOOLUSE_HAVE_READLINE
+  bool readline_ = false;
+  std::filesystem::path file_;
+#else
+  bool terminal_ = false;
+#endif
+};
 
 int chat(chat_options& o) {
   auto resolved = resolve_model(o.model, o.tools);
   if (!resolved) return usage_error(resolved.error().message);
   auto registry = make_registry(o.tools);
   if (!registry) return usage_error(registry.error().message);
-  exec::executor executor(**registry, {.max_threads = 8, .approval = approval_prompt(o.model.yes)});
+  auto spinner = make_stderr_spinner();
+  exec::executor executor(
+      **registry, {.max_threads = 8, .approval = approval_prompt(o.model.yes, spinner.get())});
   agent_options options = resolved->options;
   options.executor = &executor;
-  options.on_event = on_event;
+  options.on_event = [&spinner](const agent_event& e) {
+    switch (e.what) {
+      case agent_event::kind::text_delta: std::cout << e.text << std::flush; break;
+      case agent_event::kind::tool_call:
+        spinner->print(tool_call_line(e));
+        spinner->begin(e.call->name);
+        break;
+      case agent_event::kind::tool_result:
+        spinner->end(e.call->name);
+        spinner->print(tool_result_line(e));
+        break;
+      default: break;
+    }
+  };
   agent a(*resolved->provider, **registry, options);
   bool tty = ::isatty(STDIN_FILENO);
   if (tty) std::cerr << "tooluse chat: /tools lists tools, /reset forgets, /exit quits\n";
-  std::string line;
-  while ((tty && std::cerr << "> " << std::flush), std::getline(std::cin, line)) {
-    if (line.empty()) continue;
-    if (line == "/exit" || line == "/quit") break;
-    if (line == "/reset") {
+  line_reader reader(tty, !o.no_history_file);
+  while (auto line = reader.read("> ")) {
+    if (line->empty()) continue;
+    if (*line == "/exit" || *line == "/quit") break;
+    if (*line == "/reset") {
       a.reset();
       std::cerr << "(conversation cleared)\n";
       continue;
     }
-    if (line == "/tools") {
+    if (*line == "/tools") {
       for (const auto& e : (*registry)->list())
         std::cout << e->definition.name << (e->definition.dangerous ? " [dangerous]" : "") << "\n";
+      std::cout << std::flush;
       continue;
     }
-    auto r = a.run(line);
+    auto r = a.run(*line);
     if (!r) {
       std::cerr << "\nerror: " << r.error().message << "\n";
       continue;
@@ -72,7 +155,12 @@ void setup(CLI::App& app, app_state& state) {
   auto* cmd = app.add_subcommand("chat", "Talk with a model that can call tools (interactive)");
   add_registry_flags(*cmd, o->tools);
   add_model_flags(*cmd, o->model);
-  cmd->footer("Commands: /tools, /reset, /exit. Reads stdin line by line; EOF ends the session.");
+  cmd->add_flag("--no-history-file", o->no_history_file,
+                "Keep the line history for this session only (do not read or write "
+                "~/.local/state/tooluse/chat_history)");
+  cmd->footer(
+      "Commands: /tools, /reset, /exit. On a terminal, lines are edited with readline (arrow "
+      "keys recall earlier lines);\npiped stdin is read line by line. EOF ends the session.");
   cmd->callback([o, &state] { state.action = [o] { return chat(*o); }; });
 }
 

@@ -16,18 +16,14 @@ struct run_options {
   bool json_output = false;
 };
 
-std::string shorten(std::string s, size_t n = 200) {
-  for (auto& c : s)
-    if (c == '\n') c = ' ';
-  return s.size() > n ? s.substr(0, n) + "..." : s;
-}
-
-// progress_printer shows the run on stderr (tool calls and outcomes) and streams the answer
-// text to stdout, unless --json asked for one JSON document at the end.
+// progress_printer shows the run on stderr (tool calls and outcomes, with a spinner while tools
+// run when stderr is a terminal) and streams the answer text to stdout, unless --json asked for
+// one JSON document at the end.
 struct progress_printer {
   bool json_output = false;
   bool streamed = false;
   std::ofstream* trace = nullptr;
+  tool_spinner* spinner = nullptr;
 
   void operator()(const agent_event& e) {
     if (trace && e.what != agent_event::kind::reasoning_delta)
@@ -41,14 +37,12 @@ struct progress_printer {
       case agent_event::kind::tool_call:
         if (streamed) std::cout << "\n" << std::flush;
         streamed = false;
-        std::cerr << "[tool] " << e.call->name << " "
-                  << shorten(e.call->arguments.is_null() ? e.call->raw_arguments
-                                                        : dump_json(e.call->arguments))
-                  << "\n";
+        spinner->print(tool_call_line(e));
+        spinner->begin(e.call->name);
         break;
       case agent_event::kind::tool_result:
-        std::cerr << "[tool] " << e.call->name << (e.result->is_error ? " failed: " : " -> ")
-                  << shorten(e.result->all_text()) << " (" << e.duration.count() << " ms)\n";
+        spinner->end(e.call->name);
+        spinner->print(tool_result_line(e));
         break;
       default: break;
     }
@@ -78,8 +72,15 @@ int run_agent(run_options& o) {
     trace.open(o.trace, std::ios::trunc);
     if (!trace) return usage_error("cannot write the trace file \"" + o.trace + "\"");
   }
-  exec::executor executor(**registry, {.max_threads = 8, .approval = approval_prompt(o.model.yes)});
-  progress_printer printer{.json_output = o.json_output, .trace = trace.is_open() ? &trace : nullptr};
+  // --json keeps stderr free of animation too: the spinner draws only for the human view.
+  auto spinner = o.json_output ? std::make_unique<tool_spinner>(tool_spinner_options{
+                                     .out = &std::cerr, .terminal = false})
+                               : make_stderr_spinner();
+  exec::executor executor(
+      **registry, {.max_threads = 8, .approval = approval_prompt(o.model.yes, spinner.get())});
+  progress_printer printer{.json_output = o.json_output,
+                           .trace = trace.is_open() ? &trace : nullptr,
+                           .spinner = spinner.get()};
   agent_options options = resolved->options;
   options.executor = &executor;
   options.on_event = [&printer](const agent_event& e) { printer(e); };
