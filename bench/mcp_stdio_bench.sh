@@ -38,4 +38,4 @@ requests test_simple_text '{}' > "$tmp/simple.jsonl"
 requests calculator '{"expression":"1+1"}' > "$tmp/calc.jsonl"
 echo "pipelined stdio, $n calls; load average: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores"
 run tooluse "$tmp/simple.jsonl" "$build/examples/everything_server" --stdio
-run tooluse-exec "$tmp/calc.jsonl" "$build/apps/tooluse/tooluse" mcp serve --stdio --tools calculator
+run tooluse-exec "$tmp/calc.jsonl" "$build/bin/tooluse" mcp serve --stdio --tools calculator
