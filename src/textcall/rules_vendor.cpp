@@ -10,17 +10,23 @@ step incomplete() { return step{.kind = step_kind::incomplete}; }
 step no_match() { return step{.kind = step_kind::no_match}; }
 
 // earliest finds the first of `markers` at or after `from` (npos if none); `which` gets its size.
+// One pass that stops at the first match: searching for each marker over the whole rest of the
+// text made parsing quadratic when a rarely used marker (e.g. <|return|>) never occurs.
 std::size_t earliest(std::string_view text, std::size_t from,
                      std::initializer_list<std::string_view> markers, std::size_t* which = nullptr) {
-  std::size_t best = std::string_view::npos;
-  for (auto m : markers) {
-    std::size_t at = text.find(m, from);
-    if (at < best) {
-      best = at;
-      if (which) *which = m.size();
+  std::string firsts;
+  for (auto m : markers)
+    if (!m.empty() && firsts.find(m[0]) == std::string::npos) firsts += m[0];
+  for (std::size_t at = text.find_first_of(firsts, from); at != std::string_view::npos;
+       at = text.find_first_of(firsts, at + 1)) {
+    for (auto m : markers) {
+      if (!m.empty() && text.substr(at).starts_with(m)) {
+        if (which) *which = m.size();
+        return at;
+      }
     }
   }
-  return best;
+  return std::string_view::npos;
 }
 
 // malformed_until makes a malformed call of text[from..] up to the first of `stops` (kept for
@@ -212,9 +218,10 @@ step scan_harmony(std::string_view text, const scan_env& env) {
   if (!recipient.empty() && recipient != "all" && recipient != "user") {
     if (recipient.starts_with("functions.")) recipient.erase(0, 10);
     std::size_t marker_size = 0;
-    std::size_t stop = earliest(text, body, {"<|call|>", "<|end|>", "<|return|>"}, &marker_size);
-    std::size_t next = text.find("<|start|>", body);
-    if (next < stop) stop = next, marker_size = 0;
+    std::size_t stop =
+        earliest(text, body, {"<|call|>", "<|end|>", "<|return|>", "<|start|>"}, &marker_size);
+    if (stop != std::string_view::npos && text.substr(stop).starts_with("<|start|>"))
+      marker_size = 0;  // the next message begins: this one ends here, the marker is kept
     if (stop == std::string_view::npos) {
       if (!env.eof) return incomplete();
       stop = text.size();
