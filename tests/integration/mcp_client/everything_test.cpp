@@ -105,9 +105,15 @@ void exercise(mcp::client& c, observed& seen) {
       continue;
     }
     if (r->is_error) failed.push_back(name + ": is_error: " + r->all_text());
-    if (name == "get-sum") EXPECT_NE(r->all_text().find("42"), std::string::npos);
-    if (name == "echo") EXPECT_NE(r->all_text().find("hello everything"), std::string::npos);
-    if (name == "get-structured-content") EXPECT_TRUE(r->structured_content);
+    if (name == "get-sum") {
+      EXPECT_NE(r->all_text().find("42"), std::string::npos);
+    }
+    if (name == "echo") {
+      EXPECT_NE(r->all_text().find("hello everything"), std::string::npos);
+    }
+    if (name == "get-structured-content") {
+      EXPECT_TRUE(r->structured_content);
+    }
     if (name == "get-tiny-image") {
       bool image = false;
       for (const auto& b : r->content) image = image || std::holds_alternative<image_content>(b);
