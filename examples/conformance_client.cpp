@@ -23,7 +23,8 @@ json sample_value(const json& s) {
   if (!s.is_object()) return "test";
   if (s.contains("default")) return s["default"];
   if (s.contains("enum") && s["enum"].is_array() && !s["enum"].empty()) return s["enum"][0];
-  std::string type = s.contains("type") && s["type"].is_string() ? s["type"].get<std::string>() : "";
+  std::string type =
+      s.contains("type") && s["type"].is_string() ? s["type"].get<std::string>() : "";
   if (type == "integer") return 3;
   if (type == "number") return 2.5;
   if (type == "boolean") return true;
@@ -72,7 +73,8 @@ int run(const std::string& url, const std::string& scenario) {
     return 1;
   }
   auto& client = **c;
-  std::cerr << "connected: " << client.protocol_version() << " to " << client.server_info().name << "\n";
+  std::cerr << "connected: " << client.protocol_version() << " to " << client.server_info().name
+            << "\n";
   auto tools = client.list_tools();
   if (!tools) {
     std::cerr << "conformance_client: " << tools.error().what() << "\n";
@@ -80,7 +82,8 @@ int run(const std::string& url, const std::string& scenario) {
   }
   auto call = [&](const std::string& name, const json& args) {
     auto r = client.call_tool_raw(name, args);
-    std::cerr << "tool " << name << ": " << (r ? r->dump().substr(0, 200) : r.error().what()) << "\n";
+    std::cerr << "tool " << name << ": " << (r ? r->dump().substr(0, 200) : r.error().what())
+              << "\n";
   };
   // The scenario may name the calls to make (MCP_CONFORMANCE_CONTEXT {"toolCalls": [...]}).
   const char* ctx_text = std::getenv("MCP_CONFORMANCE_CONTEXT");

@@ -35,17 +35,20 @@ status client::impl::initialize(std::string_view wanted) {
   const json& r = *res;
   std::string got = r.is_object() ? str_of(r, "protocolVersion") : "";
   if (!is_session_version(got))
-    return fail(errc::protocol_error,
-                transport->describe() + ": the server answered initialize with protocol revision \"" +
-                    got + "\", which tooluse does not speak; use a server supporting 2025-03-26 or later");
+    return fail(
+        errc::protocol_error,
+        transport->describe() + ": the server answered initialize with protocol revision \"" + got +
+            "\", which tooluse does not speak; use a server supporting 2025-03-26 or later");
   {
     std::lock_guard lock(mu);
     version = got;
     stateless = false;
     caps = r.value("capabilities", json::object());
     json info = r.value("serverInfo", json::object());
-    server = {.name = str_of(info, "name"), .version = str_of(info, "version"),
-              .title = str_of(info, "title"), .description = str_of(info, "description")};
+    server = {.name = str_of(info, "name"),
+              .version = str_of(info, "version"),
+              .title = str_of(info, "title"),
+              .description = str_of(info, "description")};
     instructions = str_of(r, "instructions");
     ++generation;
   }
@@ -74,8 +77,10 @@ status client::impl::discover() {
     info = r["_meta"].value(std::string(meta_server_info), json::object());
   if (info.empty()) info = r.value("serverInfo", json::object());
   if (info.is_object())
-    server = {.name = str_of(info, "name"), .version = str_of(info, "version"),
-              .title = str_of(info, "title"), .description = str_of(info, "description")};
+    server = {.name = str_of(info, "name"),
+              .version = str_of(info, "version"),
+              .title = str_of(info, "title"),
+              .description = str_of(info, "description")};
   instructions = str_of(r, "instructions");
   ++generation;
   return {};
@@ -83,7 +88,8 @@ status client::impl::discover() {
 
 // offers tells whether the `supported` list of an unsupported-version error has `v`.
 static bool offers(const json& data, std::string_view v) {
-  if (!data.is_object() || !data.contains("supported") || !data["supported"].is_array()) return false;
+  if (!data.is_object() || !data.contains("supported") || !data["supported"].is_array())
+    return false;
   for (const auto& s : data["supported"])
     if (s == std::string(v)) return true;
   return false;

@@ -28,8 +28,8 @@ result<std::vector<json>> list_all(client::impl& c, std::string_view method,
     for (auto& item : (*r)[field]) items.push_back(std::move(item));
     if (!r->contains("nextCursor") || (*r)["nextCursor"].is_null()) break;
     if (!(*r)["nextCursor"].is_string())
-      return fail(errc::protocol_error,
-                  c.transport->describe() + ": " + std::string(method) + " nextCursor is not a string");
+      return fail(errc::protocol_error, c.transport->describe() + ": " + std::string(method) +
+                                            " nextCursor is not a string");
     std::string next = (*r)["nextCursor"].get<std::string>();
     if (!seen.insert(next).second)
       return fail(errc::protocol_error, c.transport->describe() + ": " + std::string(method) +

@@ -11,8 +11,8 @@ namespace tooluse::mcp {
 namespace {
 
 bool is_tchar(unsigned char c) {
-  return std::isalnum(c) != 0 || std::string_view("!#$%&'*+-.^_`|~").find(static_cast<char>(c)) !=
-                                     std::string_view::npos;
+  return std::isalnum(c) != 0 ||
+         std::string_view("!#$%&'*+-.^_`|~").find(static_cast<char>(c)) != std::string_view::npos;
 }
 
 std::string base64(std::string_view in) {
@@ -22,7 +22,8 @@ std::string base64(std::string_view in) {
   std::size_t i = 0;
   for (; i + 2 < in.size(); i += 3) {
     unsigned v = (static_cast<unsigned char>(in[i]) << 16) |
-                 (static_cast<unsigned char>(in[i + 1]) << 8) | static_cast<unsigned char>(in[i + 2]);
+                 (static_cast<unsigned char>(in[i + 1]) << 8) |
+                 static_cast<unsigned char>(in[i + 2]);
     for (int s = 18; s >= 0; s -= 6) out += table[(v >> s) & 63];
   }
   if (i + 1 == in.size()) {
@@ -31,7 +32,8 @@ std::string base64(std::string_view in) {
     out += table[(v >> 12) & 63];
     out += "==";
   } else if (i + 2 == in.size()) {
-    unsigned v = (static_cast<unsigned char>(in[i]) << 16) | (static_cast<unsigned char>(in[i + 1]) << 8);
+    unsigned v =
+        (static_cast<unsigned char>(in[i]) << 16) | (static_cast<unsigned char>(in[i + 1]) << 8);
     out += table[(v >> 18) & 63];
     out += table[(v >> 12) & 63];
     out += table[(v >> 6) & 63];
@@ -55,7 +57,8 @@ bool check(const json& schema, bool reachable, std::set<std::string>& names, std
     if (!it->is_string() || it->get<std::string>().empty())
       return why = "x-mcp-header must be a non-empty string", false;
     std::string n = it->get<std::string>();
-    if (!std::all_of(n.begin(), n.end(), [](char c) { return is_tchar(static_cast<unsigned char>(c)); }))
+    if (!std::all_of(n.begin(), n.end(),
+                     [](char c) { return is_tchar(static_cast<unsigned char>(c)); }))
       return why = "x-mcp-header \"" + n + "\" is not an HTTP token", false;
     std::string type = str_of(schema, "type");
     if (type != "string" && type != "integer" && type != "boolean")

@@ -56,12 +56,12 @@ struct client::impl {
   implementation server;
   json caps = json::object();
   std::string instructions;
-  std::optional<log_level> level;                 // 2026-07-28: sent as _meta
-  std::optional<std::vector<json>> tools_cache;   // dropped on list_changed
-  std::map<std::string, json> tool_schemas;       // name -> inputSchema (x-mcp-header)
-  int generation = 0;                             // handshakes done
-  mutable json unsupported_data;                  // data of the last -32022 error
-  std::mutex handshake_mu;                        // one handshake at a time
+  std::optional<log_level> level;                // 2026-07-28: sent as _meta
+  std::optional<std::vector<json>> tools_cache;  // dropped on list_changed
+  std::map<std::string, json> tool_schemas;      // name -> inputSchema (x-mcp-header)
+  int generation = 0;                            // handshakes done
+  mutable json unsupported_data;                 // data of the last -32022 error
+  std::mutex handshake_mu;                       // one handshake at a time
 
   // client.cpp
   status handshake();

@@ -79,7 +79,8 @@ void client::impl::on_closed(const error& reason) {
 void client::impl::on_notification(const json& message) {
   const std::string method = message["method"].get<std::string>();
   const json params = message.value("params", json::object());
-  if (method == "notifications/progress" && params.is_object() && params.contains("progressToken")) {
+  if (method == "notifications/progress" && params.is_object() &&
+      params.contains("progressToken")) {
     std::shared_ptr<pending_call> call;
     {
       std::lock_guard lock(mu);
@@ -125,7 +126,7 @@ void client::impl::on_notification(const json& message) {
 }
 
 result<json> client::impl::run_handler(std::string_view method, const json& params,
-                                        std::stop_token stop) {
+                                       std::stop_token stop) {
   const server_request_handler* h = nullptr;
   if (method == "sampling/createMessage") h = &options.on_sampling;
   if (method == "elicitation/create") h = &options.on_elicitation;
@@ -146,10 +147,11 @@ result<json> client::impl::run_handler(std::string_view method, const json& para
     return fail(errc::unsupported, "the client does not handle " + std::string(method),
                 jsonrpc::error_code::method_not_found);
   auto r = (*h)(params, stop);
-  if (r && method == "elicitation/create" && options.apply_elicitation_defaults &&
-      r->is_object() && str_of(*r, "action") == "accept")
-    (*r)["content"] = apply_schema_defaults(params.is_object() ? params.value("requestedSchema", json::object()) : json(),
-                                            r->value("content", json::object()));
+  if (r && method == "elicitation/create" && options.apply_elicitation_defaults && r->is_object() &&
+      str_of(*r, "action") == "accept")
+    (*r)["content"] = apply_schema_defaults(
+        params.is_object() ? params.value("requestedSchema", json::object()) : json(),
+        r->value("content", json::object()));
   return r;
 }
 
@@ -175,7 +177,8 @@ void client::impl::on_server_request(const json& message) {
     if (r) {
       reply = {{"jsonrpc", "2.0"}, {"id", id}, {"result", *r}};
     } else {
-      int code = r.error().jsonrpc_code ? r.error().jsonrpc_code : jsonrpc::error_code::internal_error;
+      int code =
+          r.error().jsonrpc_code ? r.error().jsonrpc_code : jsonrpc::error_code::internal_error;
       reply = error_response(id, code, r.error().message);
     }
     (void)transport->send(reply);

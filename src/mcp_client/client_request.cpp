@@ -12,10 +12,14 @@ namespace {
 errc code_for(int rpc) {
   namespace ec = jsonrpc::error_code;
   switch (rpc) {
-    case ec::method_not_found: return errc::unsupported;
-    case ec::invalid_params: return errc::invalid_argument;
-    case ec::resource_not_found: return errc::not_found;
-    default: return errc::protocol_error;
+    case ec::method_not_found:
+      return errc::unsupported;
+    case ec::invalid_params:
+      return errc::invalid_argument;
+    case ec::resource_not_found:
+      return errc::not_found;
+    default:
+      return errc::protocol_error;
   }
 }
 
@@ -27,13 +31,15 @@ bool needs_input(const json& r) {
 
 error client::impl::rpc_error(std::string_view method, const json& err) const {
   int code = err.is_object() && err.contains("code") && err["code"].is_number_integer()
-                 ? err["code"].get<int>() : jsonrpc::error_code::internal_error;
+                 ? err["code"].get<int>()
+                 : jsonrpc::error_code::internal_error;
   if (code == jsonrpc::error_code::unsupported_protocol_version && err.is_object()) {
     std::lock_guard lock(mu);
     unsupported_data = err.value("data", json());
   }
   std::string msg = err.is_object() && err.contains("message") && err["message"].is_string()
-                        ? err["message"].get<std::string>() : std::string("(no message)");
+                        ? err["message"].get<std::string>()
+                        : std::string("(no message)");
   return error{code_for(code),
                transport->describe() + ": " + std::string(method) + " failed: " + msg +
                    " (JSON-RPC error " + std::to_string(code) + ")",
@@ -41,14 +47,14 @@ error client::impl::rpc_error(std::string_view method, const json& err) const {
 }
 
 result<json> client::impl::round_trip(std::string_view method, json params,
-                                       const call_options& options,
-                                       std::optional<std::chrono::milliseconds> timeout) {
+                                      const call_options& options,
+                                      std::optional<std::chrono::milliseconds> timeout) {
   const std::int64_t n = next_id++;
   const json id = n;
   const std::string key = id_key(id);
   if (!params.is_object()) params = json::object();
-  json meta = params.contains("_meta") && params["_meta"].is_object() ? params["_meta"]
-                                                                      : json::object();
+  json meta =
+      params.contains("_meta") && params["_meta"].is_object() ? params["_meta"] : json::object();
   if (options.meta.is_object()) meta.update(options.meta);
   if (options.on_progress) meta["progressToken"] = n;
   bool sl;
@@ -77,11 +83,10 @@ result<json> client::impl::round_trip(std::string_view method, json params,
                   timeout.value_or(options.timeout.value_or(this->options.request_timeout)));
 }
 
-result<json> client::impl::wait_for(const std::string& key, const json& id,
-                                     std::string_view method,
-                                     const std::shared_ptr<pending_call>& call,
-                                     const call_options& options,
-                                     std::chrono::milliseconds timeout) {
+result<json> client::impl::wait_for(const std::string& key, const json& id, std::string_view method,
+                                    const std::shared_ptr<pending_call>& call,
+                                    const call_options& options,
+                                    std::chrono::milliseconds timeout) {
   const auto start = clock_type::now();
   std::stop_callback wake(options.stop, [&call] {
     std::lock_guard l(call->mu);
@@ -96,8 +101,8 @@ result<json> client::impl::wait_for(const std::string& key, const json& id,
                         transport->describe() + ": " + std::string(method) + " was cancelled"};
         break;
       }
-      auto deadline = (this->options.reset_timeout_on_progress ? call->last_activity : start) +
-                      timeout;
+      auto deadline =
+          (this->options.reset_timeout_on_progress ? call->last_activity : start) + timeout;
       bool hard = false;
       if (this->options.max_request_time.count() > 0 &&
           start + this->options.max_request_time < deadline) {
@@ -106,10 +111,10 @@ result<json> client::impl::wait_for(const std::string& key, const json& id,
       }
       if (clock_type::now() >= deadline) {
         auto limit = hard ? this->options.max_request_time : timeout;
-        gave_up = error{errc::timeout, transport->describe() + ": no answer to " +
-                                           std::string(method) + " within " +
-                                           std::to_string(limit.count()) +
-                                           " ms; raise the timeout or check the server"};
+        gave_up =
+            error{errc::timeout, transport->describe() + ": no answer to " + std::string(method) +
+                                     " within " + std::to_string(limit.count()) +
+                                     " ms; raise the timeout or check the server"};
         break;
       }
       call->cv.wait_until(lock, deadline);
@@ -153,23 +158,22 @@ result<json> client::impl::resolve_input(const json& input_requests) {
 }
 
 result<json> client::impl::request(std::string_view method, json params,
-                                    const call_options& options) {
+                                   const call_options& options) {
   int gen;
   {
     std::lock_guard lock(mu);
     gen = generation;
   }
   auto r = round_trip(method, params, options);
-  if (!r && r.error().code == errc::not_found &&
-      r.error().jsonrpc_code == session_not_found_code) {
+  if (!r && r.error().code == errc::not_found && r.error().jsonrpc_code == session_not_found_code) {
     if (auto st = redo_handshake(gen); !st) return fail(st.error());
     r = round_trip(method, params, options);
   }
   for (int round = 0; r && needs_input(*r); ++round) {
     if (round >= options_rounds())
-      return fail(errc::protocol_error,
-                  transport->describe() + ": " + std::string(method) + " still needs input after " +
-                      std::to_string(round) + " rounds; giving up");
+      return fail(errc::protocol_error, transport->describe() + ": " + std::string(method) +
+                                            " still needs input after " + std::to_string(round) +
+                                            " rounds; giving up");
     auto responses = resolve_input(r->value("inputRequests", json::object()));
     if (!responses) return fail(responses.error());
     json next = params.is_object() ? params : json::object();

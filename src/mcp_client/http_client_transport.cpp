@@ -158,11 +158,13 @@ status http_transport::send_with_headers(const json& m, const header_list& extra
       std::lock_guard lock(mu_);
       inflight_[id.dump()] = source;
     }
-    spawn([this, req = std::move(req), id, had_session](std::stop_token st) mutable {
-      run_post(std::move(req), id, had_session, st);
-      std::lock_guard lock(mu_);
-      inflight_.erase(id.dump());
-    }, source);
+    spawn(
+        [this, req = std::move(req), id, had_session](std::stop_token st) mutable {
+          run_post(std::move(req), id, had_session, st);
+          std::lock_guard lock(mu_);
+          inflight_.erase(id.dump());
+        },
+        source);
     return {};
   }
   req.total_timeout = std::chrono::seconds(30);
@@ -227,17 +229,18 @@ void http_transport::run_post(http::request req, json id, bool had_session, std:
   auto r = send_(req, stream_options(s, status, body, sse, stop));
   if (stop.stop_requested()) return;  // abandoned by the client, or closing
   // A response stream that broke after it began is resumed like one that ended early.
-  if (!r && !(sse && !s.parser.last_event_id().empty())) return fail_request(id, network_error(r.error(), "POST"));
+  if (!r && !(sse && !s.parser.last_event_id().empty()))
+    return fail_request(id, network_error(r.error(), "POST"));
   if (status == 404 && had_session) return fail_request(id, session_lost());
   if (!sse) {
     auto parsed = parse_json(body);
     if (parsed && (parsed->is_object() || parsed->is_array())) deliver(body, s);
     if (s.got_response) return;
     std::string method = req.body.size() < 200 ? req.body : req.body.substr(0, 200) + "...";
-    return fail_request(id, error{status >= 400 ? errc::http_error : errc::protocol_error,
-                                  opts_.url + ": HTTP " + std::to_string(status) +
-                                      " without a JSON-RPC response to our request: " +
-                                      body.substr(0, 300)});
+    return fail_request(
+        id, error{status >= 400 ? errc::http_error : errc::protocol_error,
+                  opts_.url + ": HTTP " + std::to_string(status) +
+                      " without a JSON-RPC response to our request: " + body.substr(0, 300)});
   }
   s.parser.finish();
   if (!s.got_response) resume(s, stop, had_session);
@@ -247,14 +250,15 @@ void http_transport::resume(stream& s, std::stop_token stop, bool had_session) {
   int attempts = 0;
   while (!s.got_response && !stop.stop_requested()) {
     if (s.parser.last_event_id().empty())
-      return fail_request(s.want_id, error{errc::protocol_error,
-                                           opts_.url + ": the response stream ended before the "
-                                                       "response and carried no event id to resume"});
+      return fail_request(
+          s.want_id,
+          error{errc::protocol_error, opts_.url + ": the response stream ended before the "
+                                                  "response and carried no event id to resume"});
     if (++attempts > opts_.max_reconnects)
-      return fail_request(s.want_id, error{errc::network_error,
-                                           opts_.url + ": the response stream broke " +
-                                               std::to_string(opts_.max_reconnects) +
-                                               " times in a row; check the server"});
+      return fail_request(s.want_id,
+                          error{errc::network_error, opts_.url + ": the response stream broke " +
+                                                         std::to_string(opts_.max_reconnects) +
+                                                         " times in a row; check the server"});
     auto delay = std::chrono::milliseconds(s.parser.retry().value_or(opts_.default_retry.count()));
     if (!sleep_for(delay, stop)) return;
     auto req = make_request("GET", nullptr, {});
@@ -268,9 +272,10 @@ void http_transport::resume(stream& s, std::stop_token stop, bool had_session) {
     if (r && status == 404 && had_session && s.parser.last_event_id().empty())
       return fail_request(s.want_id, session_lost());
     if (r && !sse && status >= 400)
-      return fail_request(s.want_id, error{errc::http_error, opts_.url + ": resuming the stream got HTTP " +
-                                                                 std::to_string(status) + ": " +
-                                                                 body.substr(0, 300)});
+      return fail_request(
+          s.want_id,
+          error{errc::http_error, opts_.url + ": resuming the stream got HTTP " +
+                                      std::to_string(status) + ": " + body.substr(0, 300)});
     s.parser.finish();
     if (s.got_event) attempts = 0;
   }

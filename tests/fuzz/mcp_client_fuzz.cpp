@@ -34,7 +34,8 @@ class fuzz_transport : public mcp::client_transport {
     json result = json::object();
     const std::string method = m["method"];
     if (method == "server/discover") {
-      result = {{"supportedVersions", {"2026-07-28"}}, {"capabilities", {{"tools", json::object()}}}};
+      result = {{"supportedVersions", {"2026-07-28"}},
+                {"capabilities", {{"tools", json::object()}}}};
     } else if (method == "tools/list") {
       std::lock_guard lock(mu_);
       result = {{"tools", tools_}};
@@ -66,14 +67,13 @@ struct harness {
     auto t = std::make_unique<fuzz_transport>();
     transport = t.get();
     auto c = mcp::client::connect(
-        std::move(t),
-        {.request_timeout = std::chrono::seconds(5),
-         .on_elicitation = [](const json&, std::stop_token) -> tooluse::result<json> {
-           return json{{"action", "accept"}, {"content", json::object()}};
-         },
-         .roots = {{.uri = "file:///fuzz", .name = "fuzz"}},
-         .on_log = [](const mcp::log_entry&) {},
-         .on_tools_changed = [] {}});
+        std::move(t), {.request_timeout = std::chrono::seconds(5),
+                       .on_elicitation = [](const json&, std::stop_token) -> tooluse::result<json> {
+                         return json{{"action", "accept"}, {"content", json::object()}};
+                       },
+                       .roots = {{.uri = "file:///fuzz", .name = "fuzz"}},
+                       .on_log = [](const mcp::log_entry&) {},
+                       .on_tools_changed = [] {}});
     if (c) client = *c;
   }
 };
@@ -102,6 +102,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   parser.feed(in.substr(split), on_event);
   parser.finish();
   feed_message(h, std::string(in));
-  (void)mcp::apply_schema_defaults(tooluse::parse_json(std::string(in)).value_or(json()), json::object());
+  (void)mcp::apply_schema_defaults(tooluse::parse_json(std::string(in)).value_or(json()),
+                                   json::object());
   return 0;
 }

@@ -65,15 +65,15 @@ TEST(mcp_client_calls, progress_resets_the_timeout) {
                  });
   ASSERT_TRUE(f.start());
   for (std::string version : {"2025-11-25", "2026-07-28"}) {
-    auto c = mcp::client::connect(f.transport(), {.protocol_version = version,
-                                                  .request_timeout = 400ms});
+    auto c = mcp::client::connect(f.transport(),
+                                  {.protocol_version = version, .request_timeout = 400ms});
     ASSERT_TRUE(c) << c.error().what();
     std::atomic<int> updates{0};
-    auto r = (*c)->call_tool("slow", json::object(),
-                             {.on_progress = [&](const mcp::progress_update& u) {
-                               EXPECT_EQ(u.total, 4.0);
-                               ++updates;
-                             }});
+    auto r =
+        (*c)->call_tool("slow", json::object(), {.on_progress = [&](const mcp::progress_update& u) {
+                          EXPECT_EQ(u.total, 4.0);
+                          ++updates;
+                        }});
     ASSERT_TRUE(r) << version << ": " << r.error().what();
     EXPECT_EQ(r->all_text(), "done");
     EXPECT_EQ(updates.load(), 4);
@@ -85,9 +85,9 @@ TEST(mcp_client_calls, hard_maximum_ends_a_call_despite_progress_and_cancels_it)
   stop_flag flag;
   add_waiting_tool(f.srv, flag, 50ms);
   ASSERT_TRUE(f.start());
-  auto c = mcp::client::connect(f.transport(), {.protocol_version = "2025-11-25",
-                                                .request_timeout = 10s,
-                                                .max_request_time = 300ms});
+  auto c = mcp::client::connect(
+      f.transport(),
+      {.protocol_version = "2025-11-25", .request_timeout = 10s, .max_request_time = 300ms});
   ASSERT_TRUE(c) << c.error().what();
   auto r = (*c)->call_tool("wait", json::object(), {.on_progress = [](const auto&) {}});
   ASSERT_FALSE(r);
@@ -108,9 +108,9 @@ TEST(mcp_client_calls, stop_token_cancels_the_call_on_the_server) {
     auto c = mcp::client::connect(f.transport(), {.protocol_version = version});
     ASSERT_TRUE(c) << c.error().what();
     std::stop_source source;
-    auto r = (*c)->call_tool("wait", json::object(),
-                             {.on_progress = [&](const auto&) { source.request_stop(); },
-                              .stop = source.get_token()});
+    auto r = (*c)->call_tool(
+        "wait", json::object(),
+        {.on_progress = [&](const auto&) { source.request_stop(); }, .stop = source.get_token()});
     ASSERT_FALSE(r);
     EXPECT_EQ(r.error().code, tooluse::errc::cancelled) << version;
     if (!stateless) {
@@ -127,7 +127,8 @@ TEST(mcp_client_calls, timeout_sends_notifications_cancelled) {
   auto r = (*c)->call_tool("x");
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().code, tooluse::errc::timeout);
-  auto call = raw->wait_for_sent([](const json& m) { return m.value("method", "") == "tools/call"; });
+  auto call =
+      raw->wait_for_sent([](const json& m) { return m.value("method", "") == "tools/call"; });
   auto cancel = raw->wait_for_sent(
       [](const json& m) { return m.value("method", "") == "notifications/cancelled"; });
   ASSERT_TRUE(call && cancel);
@@ -138,12 +139,12 @@ TEST(mcp_client_calls, crash_fails_calls_in_flight_and_reports_it) {
   auto t = std::make_unique<scripted_transport>(legacy_script());
   auto* raw = t.get();
   std::promise<std::string> closed;
-  auto c = mcp::client::connect(std::move(t), {.on_closed = [&](const tooluse::error& e) {
-                                                 closed.set_value(e.message);
-                                               }});
+  auto c = mcp::client::connect(
+      std::move(t), {.on_closed = [&](const tooluse::error& e) { closed.set_value(e.message); }});
   ASSERT_TRUE(c) << c.error().what();
   auto pending = std::async(std::launch::async, [&] { return (*c)->call_tool("x"); });
-  ASSERT_TRUE(raw->wait_for_sent([](const json& m) { return m.value("method", "") == "tools/call"; }));
+  ASSERT_TRUE(
+      raw->wait_for_sent([](const json& m) { return m.value("method", "") == "tools/call"; }));
   raw->crash({tooluse::errc::io_error, "server exited with status 3"});
   auto r = pending.get();
   ASSERT_FALSE(r);

@@ -99,23 +99,26 @@ TEST(mcp_client_tools, tool_error_is_a_result_and_unknown_tool_an_error) {
 
 TEST(mcp_client_features, resources_prompts_completion_and_logging) {
   mcp::server srv({.name = "s", .version = "1"});
-  srv.add_resource({.uri = "test://a", .name = "a", .mime_type = "text/plain"},
-                   [](const std::string& uri, const json&, mcp::request_context&)
-                       -> tooluse::result<std::vector<mcp::resource_contents>> {
-                     return std::vector<mcp::resource_contents>{
-                         {.uri = uri, .mime_type = "text/plain", .text = "content of a"}};
-                   });
-  srv.add_resource_template({.uri_template = "test://t/{id}", .name = "t"},
-                            [](const std::string& uri, const json& vars, mcp::request_context&)
-                                -> tooluse::result<std::vector<mcp::resource_contents>> {
-                              return std::vector<mcp::resource_contents>{
-                                  {.uri = uri, .text = "id " + vars.value("id", "")}};
-                            });
-  srv.add_prompt({.name = "greet", .arguments = {{.name = "who", .required = true}}},
-                 [](const json& args, mcp::request_context&) -> tooluse::result<mcp::prompt_outcome> {
-                   return mcp::prompt_result{
-                       .messages = {{.content = tooluse::text_content{"hello " + args.value("who", "")}}}};
-                 });
+  srv.add_resource(
+      {.uri = "test://a", .name = "a", .mime_type = "text/plain"},
+      [](const std::string& uri, const json&,
+         mcp::request_context&) -> tooluse::result<std::vector<mcp::resource_contents>> {
+        return std::vector<mcp::resource_contents>{
+            {.uri = uri, .mime_type = "text/plain", .text = "content of a"}};
+      });
+  srv.add_resource_template(
+      {.uri_template = "test://t/{id}", .name = "t"},
+      [](const std::string& uri, const json& vars,
+         mcp::request_context&) -> tooluse::result<std::vector<mcp::resource_contents>> {
+        return std::vector<mcp::resource_contents>{
+            {.uri = uri, .text = "id " + vars.value("id", "")}};
+      });
+  srv.add_prompt(
+      {.name = "greet", .arguments = {{.name = "who", .required = true}}},
+      [](const json& args, mcp::request_context&) -> tooluse::result<mcp::prompt_outcome> {
+        return mcp::prompt_result{
+            .messages = {{.content = tooluse::text_content{"hello " + args.value("who", "")}}}};
+      });
   srv.set_completion([](const json&, const std::string&, const std::string& value, auto&) {
     return mcp::completion_result{.values = {value + "1", value + "2"}, .total = 2};
   });
@@ -126,12 +129,12 @@ TEST(mcp_client_features, resources_prompts_completion_and_logging) {
                });
   std::vector<mcp::log_entry> logs;
   std::mutex mu;
-  auto c = mcp::client::connect(std::make_unique<memory_transport>(srv),
-                                {.protocol_version = "2025-11-25",
-                                 .on_log = [&](const mcp::log_entry& e) {
-                                   std::lock_guard lock(mu);
-                                   logs.push_back(e);
-                                 }});
+  auto c = mcp::client::connect(
+      std::make_unique<memory_transport>(srv),
+      {.protocol_version = "2025-11-25", .on_log = [&](const mcp::log_entry& e) {
+         std::lock_guard lock(mu);
+         logs.push_back(e);
+       }});
   ASSERT_TRUE(c) << c.error().what();
   auto& cl = **c;
   auto rs = cl.list_resources();

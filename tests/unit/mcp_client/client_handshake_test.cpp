@@ -95,8 +95,9 @@ TEST(mcp_client_handshake, stateless_requests_carry_meta_and_capabilities) {
     return tooluse::http::send(req, so);
   };
   auto c = mcp::client::connect(
-      f.transport(o),
-      {.on_sampling = [](const json&, std::stop_token) -> tooluse::result<json> { return json::object(); }});
+      f.transport(o), {.on_sampling = [](const json&, std::stop_token) -> tooluse::result<json> {
+        return json::object();
+      }});
   ASSERT_TRUE(c) << c.error().what();
   ASSERT_TRUE((*c)->list_tools());
   std::lock_guard lock(mu);

@@ -14,13 +14,12 @@ using namespace mcp::testing;
 
 namespace {
 
-const json defaults_schema = {
-    {"type", "object"},
-    {"properties",
-     {{"name", {{"type", "string"}, {"default", "John Doe"}}},
-      {"age", {{"type", "integer"}, {"default", 30}}},
-      {"verified", {{"type", "boolean"}, {"default", true}}},
-      {"note", {{"type", "string"}}}}}};
+const json defaults_schema = {{"type", "object"},
+                              {"properties",
+                               {{"name", {{"type", "string"}, {"default", "John Doe"}}},
+                                {"age", {{"type", "integer"}, {"default", 30}}},
+                                {"verified", {{"type", "boolean"}, {"default", true}}},
+                                {"note", {{"type", "string"}}}}}};
 
 mcp::client_options handlers() {
   return {
@@ -42,7 +41,8 @@ json ask(const std::string& method, json params) {
 }
 
 json sampling_params() {
-  return {{"messages", json::array({{{"role", "user"}, {"content", {{"type", "text"}, {"text", "hi"}}}}})},
+  return {{"messages",
+           json::array({{{"role", "user"}, {"content", {{"type", "text"}, {"text", "hi"}}}}})},
           {"maxTokens", 10}};
 }
 
@@ -53,10 +53,12 @@ TEST(mcp_client_server_requests, session_revision_answers_sampling_elicitation_a
   f.srv.add_tool({.name = "ask_all", .description = "asks the client"},
                  [](const json&, mcp::request_context& ctx) -> mcp::tool_outcome {
                    auto s = ctx.request_client("sampling/createMessage", sampling_params());
-                   auto e = ctx.request_client("elicitation/create",
-                                               {{"message", "who?"}, {"requestedSchema", defaults_schema}});
+                   auto e = ctx.request_client(
+                       "elicitation/create",
+                       {{"message", "who?"}, {"requestedSchema", defaults_schema}});
                    auto r = ctx.request_client("roots/list", json::object());
-                   if (!s || !e || !r) return tooluse::tool_result::error("a client request failed");
+                   if (!s || !e || !r)
+                     return tooluse::tool_result::error("a client request failed");
                    return tooluse::tool_result::structured(
                        {{"sampling", *s}, {"elicitation", *e}, {"roots", *r}});
                  });
@@ -113,10 +115,11 @@ TEST(mcp_client_server_requests, stateless_revision_resolves_input_required_roun
 
 TEST(mcp_client_server_requests, input_rounds_are_bounded) {
   http_fixture f;
-  f.srv.add_tool({.name = "never_done", .description = "always asks again"},
-                 [](const json&, mcp::request_context&) -> mcp::tool_outcome {
-                   return mcp::input_required{.input_requests = {{"r", ask("roots/list", json::object())}}};
-                 });
+  f.srv.add_tool(
+      {.name = "never_done", .description = "always asks again"},
+      [](const json&, mcp::request_context&) -> mcp::tool_outcome {
+        return mcp::input_required{.input_requests = {{"r", ask("roots/list", json::object())}}};
+      });
   ASSERT_TRUE(f.start());
   auto o = handlers();
   o.max_input_rounds = 3;
@@ -133,7 +136,9 @@ TEST(mcp_client_server_requests, missing_handler_answers_method_not_found) {
   auto* raw = t.get();
   auto c = mcp::client::connect(std::move(t), {});
   ASSERT_TRUE(c) << c.error().what();
-  raw->deliver({{"jsonrpc", "2.0"}, {"id", "q1"}, {"method", "sampling/createMessage"},
+  raw->deliver({{"jsonrpc", "2.0"},
+                {"id", "q1"},
+                {"method", "sampling/createMessage"},
                 {"params", sampling_params()}});
   auto reply = raw->wait_for_sent([](const json& m) { return m.value("id", json()) == "q1"; });
   ASSERT_TRUE(reply);
@@ -157,9 +162,12 @@ TEST(mcp_client_server_requests, server_cancelling_its_request_stops_the_handler
         return json{{"action", "cancel"}};
       }});
   ASSERT_TRUE(c) << c.error().what();
-  raw->deliver({{"jsonrpc", "2.0"}, {"id", 7}, {"method", "elicitation/create"},
+  raw->deliver({{"jsonrpc", "2.0"},
+                {"id", 7},
+                {"method", "elicitation/create"},
                 {"params", {{"message", "?"}, {"requestedSchema", defaults_schema}}}});
-  raw->deliver({{"jsonrpc", "2.0"}, {"method", "notifications/cancelled"},
+  raw->deliver({{"jsonrpc", "2.0"},
+                {"method", "notifications/cancelled"},
                 {"params", {{"requestId", 7}, {"reason", "user left"}}}});
   {
     std::unique_lock lock(mu);

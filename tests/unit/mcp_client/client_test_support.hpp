@@ -141,10 +141,9 @@ struct http_fixture {
 
 // text_tool registers a tool returning `text`.
 inline void add_text_tool(server& srv, const std::string& name, const std::string& text) {
-  srv.add_tool({.name = name, .description = "returns " + text},
-               [text](const json&, request_context&) -> tool_outcome {
-                 return tool_result::text(text);
-               });
+  srv.add_tool(
+      {.name = name, .description = "returns " + text},
+      [text](const json&, request_context&) -> tool_outcome { return tool_result::text(text); });
 }
 
 }  // namespace tooluse::mcp::testing

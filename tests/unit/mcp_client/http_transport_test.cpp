@@ -106,7 +106,8 @@ TEST(mcp_http_transport, cut_sse_stream_is_resumed_with_last_event_id) {
   EXPECT_EQ(r->all_text(), "resumed");
   std::string last_event_id;
   for (const auto& req : rec.all())
-    if (req.method == "GET") last_event_id = http::find_header(req.headers, "Last-Event-ID").value_or("");
+    if (req.method == "GET")
+      last_event_id = http::find_header(req.headers, "Last-Event-ID").value_or("");
   EXPECT_FALSE(last_event_id.empty());
 }
 
@@ -131,7 +132,9 @@ TEST(mcp_http_transport, bearer_token_and_custom_headers_are_sent) {
   ASSERT_TRUE(f.start());
   recorder rec;
   auto c = mcp::client::connect(
-      f.transport({.headers = {{"X-Trace", "42"}}, .bearer_token = "s3cret", .sender = rec.sender()}), {});
+      f.transport(
+          {.headers = {{"X-Trace", "42"}}, .bearer_token = "s3cret", .sender = rec.sender()}),
+      {});
   ASSERT_TRUE(c) << c.error().what();
   ASSERT_TRUE((*c)->call_tool("hello"));
   for (const auto& r : rec.all()) {
@@ -148,8 +151,9 @@ TEST(mcp_http_transport, bearer_token_and_custom_headers_are_sent) {
 TEST(mcp_http_transport, stateless_requests_mirror_method_name_and_params_into_headers) {
   http_fixture f;
   json schema = {{"type", "object"},
-                 {"properties", {{"region", {{"type", "string"}, {"x-mcp-header", "Region"}}},
-                                 {"n", {{"type", "integer"}}}}}};
+                 {"properties",
+                  {{"region", {{"type", "string"}, {"x-mcp-header", "Region"}}},
+                   {"n", {{"type", "integer"}}}}}};
   f.srv.add_tool({.name = "located", .description = "d", .input_schema = schema},
                  [](const json&, mcp::request_context&) -> mcp::tool_outcome {
                    return tooluse::tool_result::text("ok");
