@@ -109,13 +109,15 @@ void client::impl::on_notification(const json& message) {
       std::lock_guard lock(mu);
       tools_cache.reset();
     }
-    if (options.on_tools_changed) options.on_tools_changed();
+    // On a worker, not this (transport) thread: the handler usually calls list_tools, whose
+    // reply this thread has to deliver.
+    if (options.on_tools_changed) spawn([this] { options.on_tools_changed(); });
   } else if (method == "notifications/prompts/list_changed" && options.on_prompts_changed) {
-    options.on_prompts_changed();
+    spawn([this] { options.on_prompts_changed(); });
   } else if (method == "notifications/resources/list_changed" && options.on_resources_changed) {
-    options.on_resources_changed();
+    spawn([this] { options.on_resources_changed(); });
   } else if (method == "notifications/resources/updated" && options.on_resource_updated) {
-    options.on_resource_updated(str_of(params, "uri"));
+    spawn([this, uri = str_of(params, "uri")] { options.on_resource_updated(uri); });
   } else if (method == "notifications/cancelled" && params.is_object() &&
              params.contains("requestId")) {
     std::lock_guard lock(mu);

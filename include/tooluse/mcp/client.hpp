@@ -52,8 +52,11 @@ using server_request_handler =
 
 /// client_options configure a client. All handlers may be empty; a handler that is set also
 /// declares the matching client capability (sampling, elicitation, roots).
-/// Handlers run on the client's own threads, never while a client lock is held, so they may
-/// call the client (e.g. list_tools from on_tools_changed).
+/// Server-request handlers and the list-changed / resource-updated callbacks run on the
+/// client's worker threads, never while a client lock is held, so they may call the client
+/// (e.g. list_tools from on_tools_changed). on_log, on_notification and call_options::
+/// on_progress run on the transport's thread, in arrival order: keep them short and do not
+/// wait on the client from them.
 struct client_options {
   implementation client_info{.name = "tooluse", .version = "0.1.0"};
   /// protocol_version: "auto" tries 2026-07-28 (`server/discover`) and falls back to the

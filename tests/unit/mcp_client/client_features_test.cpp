@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <future>
+
 #include <atomic>
 
 #include "client_test_support.hpp"
@@ -60,13 +62,24 @@ TEST(mcp_client_tools, list_changed_drops_the_cache_and_calls_the_handler) {
     return {{"tools", json::array()}};
   }));
   auto* raw = t.get();
-  auto c = mcp::client::connect(std::move(t), {.on_tools_changed = [&] { ++changed; }});
+  // The handler runs on a client worker and may call the client: it lists the tools again.
+  std::promise<bool> relisted;
+  std::shared_ptr<mcp::client> client;
+  auto c = mcp::client::connect(std::move(t), {.on_tools_changed = [&] {
+                                  ++changed;
+                                  relisted.set_value(client->list_tools().has_value());
+                                }});
   ASSERT_TRUE(c) << c.error().what();
+  client = *c;
   ASSERT_TRUE((*c)->list_tools());
   ASSERT_TRUE((*c)->list_tools());
   EXPECT_EQ(lists.load(), 1);  // the second came from the cache
+  auto done = relisted.get_future();
   raw->deliver({{"jsonrpc", "2.0"}, {"method", "notifications/tools/list_changed"}});
+  ASSERT_EQ(done.wait_for(std::chrono::seconds(10)), std::future_status::ready);
+  EXPECT_TRUE(done.get());
   EXPECT_EQ(changed.load(), 1);
+  EXPECT_EQ(lists.load(), 2);  // the cache was dropped, so the handler's list asked the server
   ASSERT_TRUE((*c)->list_tools());
   EXPECT_EQ(lists.load(), 2);
   ASSERT_TRUE((*c)->list_tools({.refresh = true}));
