@@ -23,6 +23,9 @@ struct text_case {
   bool auto_finds = true;   ///< auto finds the calls too (not for context-only syntax)
 };
 
+// PrintTo names a case by its label in test output (instead of a byte dump of the struct).
+void PrintTo(const text_case& c, std::ostream* os) { *os << c.label; }
+
 tool_schemas case_schemas() {
   return {{"get_weather", json::parse(R"({"type":"object","properties":{"city":{"type":"string"},
                "days":{"type":"integer"},"metric":{"type":"boolean"},"ratio":{"type":"number"},
