@@ -44,11 +44,7 @@ status client::impl::initialize(std::string_view wanted) {
     version = got;
     stateless = false;
     caps = r.value("capabilities", json::object());
-    json info = r.value("serverInfo", json::object());
-    server = {.name = str_of(info, "name"),
-              .version = str_of(info, "version"),
-              .title = str_of(info, "title"),
-              .description = str_of(info, "description")};
+    server = implementation_of(r.value("serverInfo", json::object()));
     instructions = str_of(r, "instructions");
     ++generation;
   }
@@ -76,11 +72,7 @@ status client::impl::discover() {
   if (r.contains("_meta") && r["_meta"].is_object())
     info = r["_meta"].value(std::string(meta_server_info), json::object());
   if (info.empty()) info = r.value("serverInfo", json::object());
-  if (info.is_object())
-    server = {.name = str_of(info, "name"),
-              .version = str_of(info, "version"),
-              .title = str_of(info, "title"),
-              .description = str_of(info, "description")};
+  if (info.is_object()) server = implementation_of(info);
   instructions = str_of(r, "instructions");
   ++generation;
   return {};

@@ -104,6 +104,14 @@ inline std::string str_of(const json& j, std::string_view key) {
   return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
+// implementation_of reads a clientInfo/serverInfo object; missing fields stay empty.
+inline implementation implementation_of(const json& info) {
+  return {.name = str_of(info, "name"),
+          .version = str_of(info, "version"),
+          .title = str_of(info, "title"),
+          .description = str_of(info, "description")};
+}
+
 // num_of returns j[key] when it is a number; 0 otherwise.
 inline double num_of(const json& j, std::string_view key) {
   if (!j.is_object()) return 0;
