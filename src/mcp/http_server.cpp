@@ -1,8 +1,6 @@
-// http_server: the listener, one thread per connection (blocking Beast I/O with socket
-// timeouts, so a slow client only holds its own thread), session expiry.
-#include <sys/socket.h>
-#include <sys/time.h>
-
+// http_server: the listener and I/O threads (Boost.Asio, one strand per connection), the
+// connection limit with eviction of idle connections, the handler pool, session expiry, and
+// the checks made on a request header before its body is read.
 #include <iostream>
 
 #include "mcp/http_server_impl.hpp"
@@ -10,26 +8,67 @@
 
 namespace tooluse::mcp {
 
-bool write_response(tcp::socket& sock, const http_request& req, http::status status,
-                    const std::string& body, const std::string& content_type,
-                    const std::vector<std::pair<std::string, std::string>>& headers) {
-  http::response<http::string_body> res{status, req.version()};
-  if (!body.empty()) res.set(http::field::content_type, content_type);
-  for (const auto& [k, v] : headers) res.set(k, v);
-  res.keep_alive(req.keep_alive());
-  res.body() = body;
-  res.prepare_payload();
-  beast::error_code ec;
-  http::write(sock, res, ec);
-  return !ec && req.keep_alive();
+void write_response(const conn_ptr& c, const http_request& req, http::status status, std::string body,
+                    std::string_view content_type, const header_list& headers) {
+  c->respond(status, std::move(body), content_type, headers, req.keep_alive());
 }
 
-bool write_rpc_error(tcp::socket& sock, const http_request& req, http::status status,
+void write_rpc_error(const conn_ptr& c, const http_request& req, http::status status,
                      std::optional<jsonrpc::message_id> id, int code, const std::string& message,
                      json data) {
   auto resp = jsonrpc::response::failure(std::move(id), code, message, std::move(data));
-  return write_response(sock, req, status, jsonrpc::serialize(resp));
+  write_response(c, req, status, jsonrpc::serialize(resp));
 }
+
+// --- handler_pool -----------------------------------------------------------------------------
+
+bool handler_pool::post(std::function<void()> job, std::size_t limit) {
+  std::lock_guard lock(mu_);
+  if (stopping_ || jobs_.size() + busy_ >= limit) return false;
+  jobs_.push_back(std::move(job));
+  if (idle_ < jobs_.size() && threads_.size() < max_) threads_.emplace_back([this] { loop(); });
+  cv_.notify_one();
+  return true;
+}
+
+void handler_pool::loop() {
+  std::unique_lock lock(mu_);
+  for (;;) {
+    ++idle_;
+    cv_.wait(lock, [&] { return stopping_ || !jobs_.empty(); });
+    --idle_;
+    if (jobs_.empty()) return;
+    auto job = std::move(jobs_.front());
+    jobs_.pop_front();
+    ++busy_;
+    lock.unlock();
+    try {
+      job();
+    } catch (const std::exception& e) {
+      std::cerr << "tooluse mcp http: " << e.what() << "\n";
+    }
+    lock.lock();
+    --busy_;
+  }
+}
+
+void handler_pool::stop() {
+  std::vector<std::thread> threads;
+  {
+    std::lock_guard lock(mu_);
+    stopping_ = true;
+    threads.swap(threads_);
+    cv_.notify_all();
+  }
+  // Queued jobs still run (their exchanges must end); new ones are refused.
+  for (auto& t : threads)
+    if (t.joinable()) t.join();
+}
+
+// --- http_server ------------------------------------------------------------------------------
+
+http_server::impl::impl(server& s, http_options o)
+    : srv(s), options(std::move(o)), pool(std::max<std::size_t>(1, options.handler_threads)) {}
 
 http_server::http_server(server& srv, http_options options)
     : impl_(std::make_shared<impl>(srv, std::move(options))) {}
@@ -49,7 +88,7 @@ status http_server::start() {
   beast::error_code ec;
   auto addr = net::ip::make_address(d.options.host, ec);
   if (ec) return fail(errc::invalid_argument, "mcp http: \"" + d.options.host + "\" is not an IP address; use e.g. 127.0.0.1");
-  d.acceptor = std::make_unique<tcp::acceptor>(d.io);
+  d.acceptor = std::make_unique<tcp::acceptor>(net::make_strand(d.io));
   tcp::endpoint ep(addr, d.options.port);
   d.acceptor->open(ep.protocol(), ec);
   if (!ec) d.acceptor->set_option(net::socket_base::reuse_address(true), ec);
@@ -59,9 +98,16 @@ status http_server::start() {
     return fail(errc::io_error, "mcp http: cannot listen on " + d.options.host + ":" +
                                     std::to_string(d.options.port) + ": " + ec.message());
   d.bound_port = d.acceptor->local_endpoint().port();
+  d.retry_timer = std::make_unique<net::steady_timer>(d.acceptor->get_executor());
   d.stateless_root = d.srv.open_session();
+  d.do_accept();
+  int n = d.options.threads > 0 ? d.options.threads : static_cast<int>(std::thread::hardware_concurrency());
   auto self = impl_;
-  d.accept_thread = std::thread([self] { self->accept_loop(); });
+  for (int i = 0; i < std::max(1, n); ++i)
+    d.io_threads.emplace_back([self] {
+      auto guard = net::make_work_guard(self->io);
+      self->io.run();
+    });
   d.reaper_thread = std::thread([self] { self->reap_loop(); });
   return {};
 }
@@ -69,32 +115,40 @@ status http_server::start() {
 void http_server::stop() {
   auto& d = *impl_;
   std::vector<std::shared_ptr<detail::http_session>> sessions;
+  std::vector<conn_ptr> conns;
   {
     std::lock_guard lock(d.mu);
-    if (d.stopping || !d.acceptor) {
-      d.stopping = true;
-      return;
-    }
-    d.stopping = true;
-    for (auto& [id, hs] : d.sessions) sessions.push_back(hs);
-    for (auto* s : d.sockets) {
-      beast::error_code ec;
-      s->shutdown(tcp::socket::shutdown_both, ec);
-    }
+    if (d.stopped) return;
+    d.stopped = d.stopping = true;
     d.cv.notify_all();
+    if (!d.acceptor) return;
+    for (auto& [id, hs] : d.sessions) sessions.push_back(hs);
+    for (auto& [p, w] : d.conns)
+      if (auto c = w.lock()) conns.push_back(std::move(c));
   }
-  // A blocking accept() is not woken by close() from another thread; shutdown() is.
-  ::shutdown(d.acceptor->native_handle(), SHUT_RDWR);
-  beast::error_code ec;
-  d.acceptor->cancel(ec);
-  if (d.accept_thread.joinable()) d.accept_thread.join();
-  d.acceptor->close(ec);
+  net::post(d.acceptor->get_executor(), [self = impl_] {
+    beast::error_code ec;
+    self->acceptor->close(ec);
+    self->retry_timer->cancel();
+  });
   for (auto& hs : sessions) d.close_session(hs);
-  if (d.accept_thread.joinable()) d.accept_thread.join();
+  for (auto& c : conns) c->close();
+  conns.clear();
   if (d.reaper_thread.joinable()) d.reaper_thread.join();
-  std::unique_lock lock(d.mu);
-  d.cv.wait(lock, [&] { return d.connections == 0; });
+  {
+    std::unique_lock lock(d.mu);
+    d.cv.wait_for(lock, std::chrono::seconds(5), [&] { return d.connections == 0; });
+  }
+  d.pool.stop();  // handlers were told to stop with their sessions
+  d.io.stop();
+  for (auto& t : d.io_threads)
+    if (t.joinable()) t.join();
   if (d.stateless_root) d.srv.close_session(d.stateless_root);
+}
+
+http_server_stats http_server::stats() const {
+  std::lock_guard lock(impl_->mu);
+  return {impl_->connections, impl_->idle.size(), impl_->sessions.size()};
 }
 
 void http_server::wait() {
@@ -102,20 +156,92 @@ void http_server::wait() {
   impl_->cv.wait(lock, [&] { return impl_->stopping; });
 }
 
-void http_server::impl::accept_loop() {
-  for (;;) {
-    beast::error_code ec;
-    tcp::socket sock(io);
-    acceptor->accept(sock, ec);
-    std::unique_lock lock(mu);
-    if (stopping) return;
-    if (ec) continue;
-    if (connections >= options.max_connections) continue;  // the socket closes as it leaves scope
-    ++connections;
-    lock.unlock();
-    auto self = shared_from_this();
-    std::thread([self, s = std::move(sock)]() mutable { self->serve_connection(std::move(s)); }).detach();
+void http_server::impl::do_accept() {
+  acceptor->async_accept(net::make_strand(io), [self = shared_from_this()](beast::error_code ec, tcp::socket sock) {
+    {
+      std::lock_guard lock(self->mu);
+      if (self->stopping) return;
+    }
+    if (ec == net::error::no_descriptors || ec == net::error::no_buffer_space) {
+      // Out of file descriptors: free one by evicting the oldest idle connection, retry soon.
+      conn_ptr victim;
+      {
+        std::lock_guard lock(self->mu);
+        victim = self->oldest_idle_locked();
+      }
+      if (victim) victim->close();
+      self->retry_timer->expires_after(std::chrono::milliseconds(10));
+      self->retry_timer->async_wait([self](beast::error_code e) {
+        if (!e) self->do_accept();
+      });
+      return;
+    }
+    if (!ec) self->accepted(std::move(sock));
+    self->do_accept();
+  });
+}
+
+conn_ptr http_server::impl::oldest_idle_locked() {
+  while (!idle.empty()) {
+    auto c = idle.front().lock();
+    if (c) {
+      idle.pop_front();
+      c->in_idle_list = false;
+      return c;
+    }
+    idle.pop_front();
   }
+  return nullptr;
+}
+
+void http_server::impl::accepted(tcp::socket sock) {
+  conn_ptr victim;
+  bool refuse = false;
+  auto c = std::make_shared<connection>(*this, std::move(sock));
+  {
+    std::lock_guard lock(mu);
+    if (connections >= options.max_connections) {
+      victim = oldest_idle_locked();
+      refuse = !victim;
+    }
+    if (!refuse) {
+      ++connections;
+      conns[c.get()] = c;
+    }
+  }
+  if (victim) victim->close();
+  if (refuse) {
+    // Every connection is busy with a request: say so and close. Not counted, never read.
+    auto resp = jsonrpc::response::failure(
+        std::nullopt, -32000,
+        "Service Unavailable: max_connections (" + std::to_string(options.max_connections) +
+            ") connections are busy with requests; retry later, or raise max_connections",
+        {{"limit", "max_connections"}, {"value", options.max_connections}});
+    c->respond(http::status::service_unavailable, jsonrpc::serialize(resp), "application/json", {}, false);
+    return;
+  }
+  c->start();
+}
+
+void http_server::impl::set_idle(connection& c, bool is_idle) {
+  std::lock_guard lock(mu);
+  if (is_idle && !c.in_idle_list) {
+    c.idle_pos = idle.insert(idle.end(), c.weak_from_this());
+    c.in_idle_list = true;
+  } else if (!is_idle && c.in_idle_list) {
+    idle.erase(c.idle_pos);
+    c.in_idle_list = false;
+  }
+}
+
+void http_server::impl::on_closed(connection& c) {
+  std::lock_guard lock(mu);
+  if (c.in_idle_list) {
+    idle.erase(c.idle_pos);
+    c.in_idle_list = false;
+  }
+  if (conns.erase(&c) > 0) --connections;
+  cv.notify_all();
 }
 
 void http_server::impl::reap_loop() {
@@ -123,15 +249,16 @@ void http_server::impl::reap_loop() {
   while (!stopping) {
     cv.wait_for(lock, std::chrono::seconds(1));
     auto now = std::chrono::steady_clock::now();
-    std::vector<std::shared_ptr<detail::http_session>> idle;
+    std::vector<std::shared_ptr<detail::http_session>> expired;
     for (auto& [id, hs] : sessions) {
       std::lock_guard sl(hs->s->mu);
       std::lock_guard hl(hs->mu);
-      if (hs->open_streams == 0 && hs->s->running.empty() && now - hs->s->last_used > options.session_idle)
-        idle.push_back(hs);
+      if (hs->open_streams == 0 && hs->pending == 0 && hs->s->running.empty() &&
+          now - hs->s->last_used > options.session_idle)
+        expired.push_back(hs);
     }
     lock.unlock();
-    for (auto& hs : idle) close_session(hs);
+    for (auto& hs : expired) close_session(hs);
     lock.lock();
   }
 }
@@ -142,10 +269,50 @@ std::shared_ptr<detail::http_session> http_server::impl::find_session(const std:
   return it == sessions.end() ? nullptr : it->second;
 }
 
+std::shared_ptr<detail::http_session> http_server::impl::new_session(const conn_ptr& c, const http_request& req,
+                                                                     const jsonrpc::request& r) {
+  std::shared_ptr<detail::http_session> hs, victim;
+  {
+    std::lock_guard lock(mu);
+    if (sessions.size() >= options.max_sessions) {
+      // Evict the least recently used session nobody relies on: no stream, no running request,
+      // and unused since initialize or idle for session_evict_idle. Live sessions stay.
+      const auto now = std::chrono::steady_clock::now();
+      std::chrono::steady_clock::time_point best{};
+      for (auto& [id, cand] : sessions) {
+        std::lock_guard sl(cand->s->mu);
+        std::lock_guard hl(cand->mu);
+        if (cand->open_streams > 0 || cand->pending > 0 || !cand->s->running.empty()) continue;
+        if (cand->used && now - cand->s->last_used < options.session_evict_idle) continue;
+        if (!victim || cand->s->last_used < best) {
+          victim = cand;
+          best = cand->s->last_used;
+        }
+      }
+      if (!victim) {
+        write_rpc_error(c, req, http::status::service_unavailable, r.id, -32000,
+                        "Service Unavailable: max_sessions (" + std::to_string(options.max_sessions) +
+                            ") sessions are open and in use; retry later, or raise max_sessions",
+                        {{"limit", "max_sessions"}, {"value", options.max_sessions}});
+        return nullptr;
+      }
+      sessions.erase(victim->id);
+    }
+    hs = std::make_shared<detail::http_session>();
+    hs->id = random_token(16);
+    hs->s = srv.open_session();
+    hs->s->id = hs->id;
+    sessions[hs->id] = hs;
+  }
+  if (victim) close_session(victim);
+  return hs;
+}
+
 void http_server::impl::close_session(const std::shared_ptr<detail::http_session>& hs) {
   {
     std::lock_guard lock(mu);
-    sessions.erase(hs->id);
+    auto it = sessions.find(hs->id);
+    if (it != sessions.end() && it->second == hs) sessions.erase(it);
   }
   std::vector<std::shared_ptr<detail::sse_stream>> streams;
   {
@@ -157,46 +324,18 @@ void http_server::impl::close_session(const std::shared_ptr<detail::http_session
   for (auto& st : streams) st->end();
 }
 
-void http_server::impl::serve_connection(tcp::socket sock) {
-  {
-    std::lock_guard lock(mu);
-    sockets.insert(&sock);
+void http_server::impl::run(const conn_ptr& c, const http_request& req, const jsonrpc::request& r,
+                            std::function<void()> job) {
+  if (srv.runs_inline(r)) return job();
+  bool keep = req.keep_alive();
+  if (!pool.post(std::move(job), options.max_pending_requests)) {
+    auto resp = jsonrpc::response::failure(
+        r.id, -32000,
+        "Service Unavailable: max_pending_requests (" + std::to_string(options.max_pending_requests) +
+            ") requests are being handled; retry later",
+        {{"limit", "max_pending_requests"}, {"value", options.max_pending_requests}});
+    c->respond(http::status::service_unavailable, jsonrpc::serialize(resp), "application/json", {}, keep);
   }
-  timeval tv{static_cast<time_t>(options.read_timeout.count()), 0};
-  ::setsockopt(sock.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-  ::setsockopt(sock.native_handle(), SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
-  sock.set_option(tcp::no_delay(true));
-  beast::flat_buffer buffer;
-  for (;;) {
-    http::request_parser<http::string_body> parser;
-    parser.body_limit(options.max_body_bytes);
-    parser.header_limit(64 * 1024);
-    beast::error_code ec;
-    http::read(sock, buffer, parser, ec);
-    if (ec == http::error::body_limit) {
-      http_request req;
-      req.version(11);
-      req.keep_alive(false);
-      write_response(sock, req, http::status::payload_too_large, "request body too large\n", "text/plain");
-      break;
-    }
-    if (ec) break;
-    http_request req = parser.release();
-    bool keep = false;
-    try {
-      keep = handle(sock, req);
-    } catch (const std::exception& e) {
-      std::cerr << "tooluse mcp http: " << e.what() << "\n";
-      keep = false;
-    }
-    if (!keep) break;
-  }
-  beast::error_code ec;
-  sock.shutdown(tcp::socket::shutdown_send, ec);
-  std::lock_guard lock(mu);
-  sockets.erase(&sock);
-  --connections;
-  cv.notify_all();
 }
 
 namespace {
@@ -237,29 +376,40 @@ bool http_server::impl::check_host_origin(const http_request& req) const {
   return true;
 }
 
-bool http_server::impl::handle(tcp::socket& sock, http_request& req) {
-  std::string_view target = req.target();
+bool http_server::impl::on_header(const conn_ptr& c, const http_request& head) {
+  // Before the body is read and before any session state exists. A refusal closes the
+  // connection: the unread body must not be taken for the next request.
+  std::string_view target = head.target();
   target = target.substr(0, target.find('?'));
-  if (target != options.path) return write_response(sock, req, http::status::not_found, "not found\n", "text/plain");
-  if (!check_host_origin(req))
-    return write_rpc_error(sock, req, http::status::forbidden, std::nullopt, -32000,
-                           "Forbidden: Host or Origin not allowed");
-  if (!options.bearer_token.empty()) {
-    auto auth = req[http::field::authorization];
-    if (auth != "Bearer " + options.bearer_token)
-      return write_response(sock, req, http::status::unauthorized, "unauthorized\n", "text/plain",
-                            {{"WWW-Authenticate", "Bearer"}});
+  if (target != options.path) {
+    c->respond(http::status::not_found, "not found\n", "text/plain", {}, false);
+    return false;
   }
-  switch (req.method()) {
-    case http::verb::post:
-      return post(sock, req);
-    case http::verb::get:
-      return get(sock, req);
-    case http::verb::delete_:
-      return del(sock, req);
-    default:
-      return write_response(sock, req, http::status::method_not_allowed, "", "text/plain",
-                            {{"Allow", "GET, POST, DELETE"}});
+  if (!check_host_origin(head)) {
+    auto resp = jsonrpc::response::failure(std::nullopt, -32000, "Forbidden: Host or Origin not allowed");
+    c->respond(http::status::forbidden, jsonrpc::serialize(resp), "application/json", {}, false);
+    return false;
+  }
+  if (!options.bearer_token.empty() && head[http::field::authorization] != "Bearer " + options.bearer_token) {
+    c->respond(http::status::unauthorized, "unauthorized\n", "text/plain", {{"WWW-Authenticate", "Bearer"}}, false);
+    return false;
+  }
+  return true;
+}
+
+void http_server::impl::on_request(const conn_ptr& c, http_request req) {
+  try {
+    switch (req.method()) {
+      case http::verb::post: return post(c, req);
+      case http::verb::get: return get(c, req);
+      case http::verb::delete_: return del(c, req);
+      default:
+        return write_response(c, req, http::status::method_not_allowed, "", "text/plain",
+                              {{"Allow", "GET, POST, DELETE"}});
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "tooluse mcp http: " << e.what() << "\n";
+    c->close();
   }
 }
 

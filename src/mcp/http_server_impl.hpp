@@ -1,9 +1,9 @@
 #pragma once
-// http_server::impl, shared by http_server.cpp (listener, connections, sessions) and
-// http_routes.cpp (POST, GET, DELETE).
+// http_server::impl, shared by http_server.cpp (listener, I/O threads, connections, sessions,
+// the handler pool) and http_routes.cpp (POST, GET, DELETE).
 
 #include <atomic>
-#include <set>
+#include <list>
 #include <thread>
 #include <unordered_map>
 
@@ -14,53 +14,90 @@ namespace tooluse::mcp {
 namespace beast = detail::beast;
 namespace http = detail::http;
 namespace net = detail::net;
+using detail::connection;
+using detail::header_list;
+using detail::http_request;
 using detail::tcp;
+using conn_ptr = std::shared_ptr<connection>;
 
-using http_request = http::request<http::string_body>;
+/// handler_pool runs requests that may block, on up to `max` threads made on demand.
+class handler_pool {
+ public:
+  explicit handler_pool(std::size_t max) : max_(max) {}
+  ~handler_pool() { stop(); }
+  /// post queues `job`; false if `limit` jobs are already queued or running.
+  bool post(std::function<void()> job, std::size_t limit);
+  void stop();
 
-struct http_server::impl : std::enable_shared_from_this<http_server::impl> {
+ private:
+  void loop();
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<std::function<void()>> jobs_;
+  std::vector<std::thread> threads_;
+  std::size_t max_, idle_ = 0, busy_ = 0;
+  bool stopping_ = false;
+};
+
+struct http_server::impl : detail::conn_hooks, std::enable_shared_from_this<http_server::impl> {
   server& srv;
   http_options options;
   net::io_context io;
   std::unique_ptr<tcp::acceptor> acceptor;
+  std::unique_ptr<net::steady_timer> retry_timer;  ///< accept retry after EMFILE
   unsigned short bound_port = 0;
-  std::thread accept_thread;
+  std::vector<std::thread> io_threads;
   std::thread reaper_thread;
+  handler_pool pool;
 
   std::mutex mu;
   std::condition_variable cv;
   bool stopping = false;
+  bool stopped = false;
   std::size_t connections = 0;
-  std::set<tcp::socket*> sockets;
+  std::unordered_map<connection*, std::weak_ptr<connection>> conns;
+  std::list<std::weak_ptr<connection>> idle;  ///< waiting for a request header, oldest first
   std::unordered_map<std::string, std::shared_ptr<detail::http_session>> sessions;
   std::shared_ptr<session> stateless_root;  ///< the connection-less session stateless requests use
 
-  impl(server& s, http_options o) : srv(s), options(std::move(o)) {}
+  impl(server& s, http_options o);
 
-  void accept_loop();
+  // conn_hooks
+  void on_request(const conn_ptr& c, http_request req) override;
+  bool on_header(const conn_ptr& c, const http_request& head) override;
+  void set_idle(connection& c, bool is_idle) override;
+  void on_closed(connection& c) override;
+  const http_options& opts() const override { return options; }
+
+  void do_accept();
+  void accepted(tcp::socket sock);
+  conn_ptr oldest_idle_locked();
   void reap_loop();
-  void serve_connection(tcp::socket sock);
-  /// handle answers one request; false closes the connection.
-  bool handle(tcp::socket& sock, http_request& req);
   bool check_host_origin(const http_request& req) const;
+  /// run handles a request on the I/O thread when it may (quick), else on the pool; 503 when
+  /// max_pending_requests are pending.
+  void run(const conn_ptr& c, const http_request& req, const jsonrpc::request& r,
+           std::function<void()> job);
 
-  bool post(tcp::socket& sock, http_request& req);
-  bool get(tcp::socket& sock, http_request& req);
-  bool del(tcp::socket& sock, http_request& req);
-  bool post_stateless(tcp::socket& sock, http_request& req, const jsonrpc::request& r);
-  bool post_session(tcp::socket& sock, http_request& req, const std::shared_ptr<detail::http_session>& hs,
-                    const jsonrpc::message& m);
-  bool listen(tcp::socket& sock, http_request& req, const jsonrpc::request& r);
+  void post(const conn_ptr& c, http_request& req);
+  void get(const conn_ptr& c, http_request& req);
+  void del(const conn_ptr& c, http_request& req);
+  void post_stateless(const conn_ptr& c, http_request& req, const jsonrpc::request& r);
+  void post_session(const conn_ptr& c, http_request& req, const std::shared_ptr<detail::http_session>& hs,
+                    jsonrpc::message m);
+  void listen(const conn_ptr& c, http_request& req, const jsonrpc::request& r);
   std::shared_ptr<detail::http_session> find_session(const std::string& id);
+  /// new_session makes a session, evicting an unused one at max_sessions; null: 503 sent.
+  std::shared_ptr<detail::http_session> new_session(const conn_ptr& c, const http_request& req,
+                                                    const jsonrpc::request& r);
   void close_session(const std::shared_ptr<detail::http_session>& hs);
 };
 
-/// write_response writes a complete response; returns whether the connection may be kept.
-bool write_response(tcp::socket& sock, const http_request& req, http::status status,
-                    const std::string& body, const std::string& content_type = "application/json",
-                    const std::vector<std::pair<std::string, std::string>>& headers = {});
-/// write_error writes a JSON-RPC error response body with an HTTP status.
-bool write_rpc_error(tcp::socket& sock, const http_request& req, http::status status,
+/// write_response sends a complete response (keep-alive as the request asks).
+void write_response(const conn_ptr& c, const http_request& req, http::status status, std::string body,
+                    std::string_view content_type = "application/json", const header_list& headers = {});
+/// write_rpc_error sends a JSON-RPC error response body with an HTTP status.
+void write_rpc_error(const conn_ptr& c, const http_request& req, http::status status,
                      std::optional<jsonrpc::message_id> id, int code, const std::string& message,
                      json data = nullptr);
 

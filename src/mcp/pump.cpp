@@ -8,15 +8,6 @@
 
 namespace tooluse::mcp {
 
-namespace {
-// Methods whose handlers never block on the client; answered on the reading thread, in order.
-bool quick(const std::string& m) {
-  return m == "ping" || m == "initialize" || m == "tools/list" || m == "prompts/list" ||
-         m == "resources/list" || m == "resources/templates/list" || m == "logging/setLevel" ||
-         m == "resources/subscribe" || m == "resources/unsubscribe" || m == "server/discover";
-}
-}  // namespace
-
 message_pump::message_pump(server& srv, std::function<void(const std::string&)> write,
                            stream_options options)
     : srv_(srv), write_(std::move(write)), options_(options) {
@@ -43,7 +34,9 @@ void message_pump::feed(std::string_view line) {
   for (const auto& e : parsed.errors) write(jsonrpc::to_json(e));
   for (auto& m : parsed.messages) {
     auto* r = std::get_if<jsonrpc::request>(&m);
-    if (!r || quick(r->method)) {
+    // Requests that never block (server::runs_inline: lists, ping, a synchronous tool on the
+    // engine's fast path) are answered on the reading thread, in order.
+    if (!r || srv_.runs_inline(*r)) {
       srv_.handle_message(session_, m, [this](const json& j, bool) { write(j); });
       continue;
     }

@@ -102,6 +102,24 @@ server::~server() {
   for (auto& s : impl_->live_sessions()) close_session(s);
 }
 
+bool server::runs_inline(const jsonrpc::request& r) const {
+  const std::string& m = r.method;
+  if (m == "ping" || m == "initialize" || m == "tools/list" || m == "prompts/list" ||
+      m == "resources/list" || m == "resources/templates/list" || m == "logging/setLevel" ||
+      m == "resources/subscribe" || m == "resources/unsubscribe" || m == "server/discover")
+    return true;
+  if (m != "tools/call" || !impl_->executor || !r.params.is_object()) return false;
+  auto it = r.params.find("name");
+  if (it == r.params.end() || !it->is_string()) return false;
+  const auto& name = it->get_ref<const std::string&>();
+  {
+    std::shared_lock lock(impl_->mu);
+    for (const auto& t : impl_->tools)
+      if (t->definition.name == name) return false;  // an MCP-level tool may block
+  }
+  return impl_->executor->runs_inline(name, impl_->options.call_options);
+}
+
 const implementation& server::info() const { return impl_->info; }
 const server_options& server::options() const { return impl_->options; }
 

@@ -6,7 +6,8 @@
 /// with idle expiry for the handshake revisions, and the stateless 2026-07-28 revision with
 /// its header checks (MCP-Protocol-Version, Mcp-Method, Mcp-Name) and subscriptions/listen.
 /// Security: binds 127.0.0.1 by default, validates Host and Origin (403), optional bearer
-/// token, limits on body size, connections, sessions, streams per session and idle time.
+/// token, limits on header and body size, connections, sessions, streams and pending
+/// requests per session, and a deadline on every phase of a connection.
 
 #include <chrono>
 #include <cstddef>
@@ -19,7 +20,9 @@
 
 namespace tooluse::mcp {
 
-/// http_options configure the HTTP transport.
+/// http_options configure the HTTP transport. Every limit has a default that a normal client
+/// never meets; a request over a limit gets the HTTP status shown and a JSON-RPC error whose
+/// message and data.limit name the option (docs/limits.md, "HTTP server").
 struct http_options {
   std::string host = "127.0.0.1";  ///< address to bind; "0.0.0.0" exposes the server
   unsigned short port = 0;         ///< 0 picks a free port (see http_server::port)
@@ -28,20 +31,52 @@ struct http_options {
   /// 127.0.0.1 and [::1] when bound to a loopback address, no check otherwise.
   std::vector<std::string> allowed_hosts;
   std::string bearer_token;  ///< when set, requests need "Authorization: Bearer <token>" (401)
-  std::size_t max_body_bytes = 4 * 1024 * 1024;  ///< larger bodies get 413
-  std::size_t max_connections = 1024;            ///< more are refused (closed at once)
-  std::size_t max_sessions = 1024;               ///< initialize beyond this gets 503
-  std::size_t max_streams_per_session = 32;      ///< open SSE streams per session (429)
+  int threads = 0;           ///< I/O threads; 0: the number of cores
+
+  // Sizes.
+  std::size_t max_header_bytes = 16 * 1024;      ///< request line + header fields (431)
+  std::size_t max_header_count = 100;            ///< header fields per request (431)
+  std::size_t max_body_bytes = 4 * 1024 * 1024;  ///< request body (413)
+  std::size_t max_outbound_bytes = 8 * 1024 * 1024;  ///< unwritten bytes per connection; a
+                                                     ///< peer that does not read is dropped
+  // Counts.
+  /// max_connections open at once. At the limit a new connection evicts the connection that
+  /// has waited longest for a request header (idle or half-sent); if none, it gets 503.
+  std::size_t max_connections = 16384;
+  /// max_sessions open at once. At the limit, initialize evicts the least recently used
+  /// session that has no stream and no running request and is either unused since initialize
+  /// or idle for session_evict_idle; if none, 503.
+  std::size_t max_sessions = 1024;
+  std::size_t max_streams_per_session = 32;       ///< open SSE streams per session (429)
+  std::size_t max_pending_per_session = 64;       ///< requests being handled per session (429)
+  std::size_t max_pending_requests = 4096;        ///< requests being handled in all (503)
+  std::size_t handler_threads = 64;               ///< threads for requests that may block
+
+  // Deadlines.
+  std::chrono::milliseconds idle_timeout{std::chrono::seconds(60)};  ///< keep-alive wait (close)
+  std::chrono::milliseconds header_timeout{std::chrono::seconds(10)};  ///< first byte to end of header (408)
+  std::chrono::milliseconds body_timeout{std::chrono::seconds(30)};  ///< whole body (408)
+  std::chrono::milliseconds write_timeout{std::chrono::seconds(30)};  ///< each write, SSE included (close)
   std::chrono::seconds session_idle{std::chrono::minutes(30)};  ///< idle sessions expire
-  std::chrono::seconds read_timeout{60};  ///< a connection silent this long is closed
+  std::chrono::seconds session_evict_idle{std::chrono::minutes(5)};  ///< see max_sessions
+
   std::chrono::milliseconds sse_retry{1000};  ///< "retry" sent in priming events
   std::chrono::seconds keepalive{15};         ///< comment lines on idle long-lived streams
   std::size_t replay_events = 256;            ///< events kept per stream for Last-Event-ID
-  int threads = 0;  ///< unused: the server uses one thread per connection (documented)
+};
+
+/// http_server_stats are counters for monitoring and tests.
+struct http_server_stats {
+  std::size_t connections = 0;  ///< open connections
+  std::size_t idle_connections = 0;  ///< waiting for (the rest of) a request header
+  std::size_t sessions = 0;     ///< open sessions
 };
 
 /// http_server serves `srv` over Streamable HTTP. start() binds and returns; the server runs
-/// on its own threads until stop() or destruction.
+/// on its own threads until stop() or destruction: `threads` I/O threads (Boost.Asio) read and
+/// write every connection without blocking; requests that may block (tools, prompts, reads)
+/// run on up to handler_threads other threads, and quick ones (ping, lists, a synchronous
+/// tool on the execution engine's fast path) on the I/O thread. design/mcp-server.md.
 /// Example:
 ///   mcp::http_server http(server, {.port = 8080});
 ///   if (auto ok = http.start(); !ok) return fail(ok.error());
@@ -62,6 +97,8 @@ class http_server {
   std::string url() const;
   /// stop closes the listener, every connection and every session; idempotent.
   void stop();
+  /// stats returns current counters.
+  http_server_stats stats() const;
   /// wait blocks until stop() is called (e.g. from a signal handler thread).
   void wait();
 

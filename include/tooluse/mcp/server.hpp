@@ -215,6 +215,13 @@ class server {
   bool handle_message(const std::shared_ptr<session>& s, const jsonrpc::message& m,
                       const std::function<void(const json& message, bool last)>& emit);
 
+  /// runs_inline tells whether handling request `r` never blocks, so a transport may run it on
+  /// its reading (I/O) thread: ping, initialize, discover, the lists, logging/setLevel,
+  /// subscribe/unsubscribe, and tools/call of a registry tool that the executor runs on its
+  /// fast path (exec::executor::runs_inline). Everything else may block (tool handlers,
+  /// prompts, reads, requests to the client) and belongs on a thread that may.
+  bool runs_inline(const jsonrpc::request& r) const;
+
   /// stateless_check validates a 2026-07-28 request before it is handled (the `_meta`
   /// fields, the protocol version); on failure it returns the error response and the HTTP
   /// status to use.

@@ -1,0 +1,365 @@
+// connection: one socket's state machine on its strand. Phases and their deadlines:
+//   idle (waiting for the first byte of a request)   idle_timeout
+//   header (first byte .. end of header)             header_timeout, max_header_bytes/count
+//   body                                             body_timeout, max_body_bytes
+//   handling (the request runs; no read)             none here (tool timeouts apply)
+//   writing (every write of a response or event)     write_timeout, max_outbound_bytes
+// Responses are serialized to strings and written asynchronously; handler threads only queue.
+#include <array>
+#include <cstdio>
+#include <iterator>
+
+#include "mcp/http_io.hpp"
+
+namespace tooluse::mcp::detail {
+
+namespace {
+
+std::string status_line(http::status st) {
+  std::string s = "HTTP/1.1 ";
+  s += std::to_string(static_cast<unsigned>(st));
+  s += ' ';
+  auto reason = http::obsolete_reason(st);
+  s.append(reason.data(), reason.size());
+  s += "\r\n";
+  return s;
+}
+
+void add_fields(std::string& out, const header_list& headers, bool keep_alive) {
+  for (const auto& [k, v] : headers) {
+    out += k;
+    out += ": ";
+    out += v;
+    out += "\r\n";
+  }
+  out += keep_alive ? "Connection: keep-alive\r\n" : "Connection: close\r\n";  // HTTP/1.0 peers need the former
+}
+
+}  // namespace
+
+connection::connection(conn_hooks& hooks, tcp::socket sock)
+    : hooks_(hooks), stream_(std::move(sock)), timer_(stream_.get_executor()), deadline_(stream_.get_executor()) {}
+
+void connection::arm_read(std::chrono::milliseconds d) {
+  timed_out_ = false;
+  deadline_.expires_after(d);
+  deadline_.async_wait([self = shared_from_this()](beast::error_code ec) {
+    if (ec) return;  // re-armed or cancelled
+    self->timed_out_ = true;
+    beast::error_code e;
+    self->stream_.socket().cancel(e);
+  });
+}
+
+bool connection::read_done(beast::error_code& ec) {
+  deadline_.cancel();
+  if (timed_out_) ec = beast::error::timeout;
+  return !ec;
+}
+
+connection::~connection() = default;
+
+void connection::start() {
+  net::dispatch(stream_.get_executor(), [self = shared_from_this()] {
+    beast::error_code ec;
+    self->stream_.socket().set_option(tcp::no_delay(true), ec);
+    self->read_request();
+  });
+}
+
+bool connection::ok() {
+  std::lock_guard lock(mu_);
+  return !closed_;
+}
+
+void connection::read_request() {
+  {
+    std::lock_guard lock(mu_);
+    if (closed_) return;
+    exchange_done_ = false;
+    streaming_ = false;
+  }
+  const auto& o = hooks_.opts();
+  parser_.emplace();
+  parser_->header_limit(static_cast<std::uint32_t>(o.max_header_bytes));
+  parser_->body_limit(o.max_body_bytes);
+  hooks_.set_idle(*this, true);
+  if (buffer_.size() > 0) return read_header();  // a pipelined request is already here
+  arm_read(o.idle_timeout);
+  stream_.async_read_some(buffer_.prepare(4096), [self = shared_from_this()](beast::error_code ec,
+                                                                               std::size_t n) {
+    if (!self->read_done(ec)) return self->shut();  // idle timeout, or the peer closed
+    self->buffer_.commit(n);
+    self->read_header();
+  });
+}
+
+void connection::read_header() {
+  arm_read(hooks_.opts().header_timeout);
+  http::async_read_header(stream_, buffer_, *parser_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
+    self->read_done(ec);
+    self->on_header(ec);
+  });
+}
+
+void connection::reply_limit(http::status status, const std::string& message, const std::string& limit,
+                             std::uint64_t value) {
+  hooks_.set_idle(*this, false);
+  json body = {{"jsonrpc", "2.0"},
+               {"id", nullptr},
+               {"error",
+                {{"code", -32000},
+                 {"message", message},
+                 {"data", {{"limit", limit}, {"value", value}}}}}};
+  respond(status, dump_json(body), "application/json", {}, false);
+}
+
+void connection::on_header(beast::error_code ec) {
+  const auto& o = hooks_.opts();
+  if (ec == http::error::header_limit)
+    return reply_limit(http::status::request_header_fields_too_large,
+                       "Request Header Fields Too Large: the header exceeds max_header_bytes (" +
+                           std::to_string(o.max_header_bytes) + ")",
+                       "max_header_bytes", o.max_header_bytes);
+  if (ec == http::error::body_limit)
+    return reply_limit(http::status::payload_too_large,
+                       "Payload Too Large: the body exceeds max_body_bytes (" + std::to_string(o.max_body_bytes) + ")",
+                       "max_body_bytes", o.max_body_bytes);
+  if (ec == beast::error::timeout)
+    return reply_limit(http::status::request_timeout,
+                       "Request Timeout: the header did not arrive within header_timeout (" +
+                           std::to_string(o.header_timeout.count()) + " ms)",
+                       "header_timeout_ms", static_cast<std::uint64_t>(o.header_timeout.count()));
+  if (ec == http::error::end_of_stream || ec == net::error::eof || ec == net::error::operation_aborted ||
+      ec == net::error::connection_reset)
+    return shut();
+  if (ec) {
+    hooks_.set_idle(*this, false);
+    return respond(http::status::bad_request,
+                   "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,\"message\":\"Bad Request: "
+                   "malformed HTTP request\"}}",
+                   "application/json", {}, false);
+  }
+  hooks_.set_idle(*this, false);
+  const auto& head = parser_->get();
+  const auto fields = static_cast<std::size_t>(std::distance(head.begin(), head.end()));
+  if (fields > o.max_header_count)
+    return reply_limit(http::status::request_header_fields_too_large,
+                       "Request Header Fields Too Large: " + std::to_string(fields) +
+                           " header fields, more than max_header_count (" + std::to_string(o.max_header_count) + ")",
+                       "max_header_count", o.max_header_count);
+  if (!hooks_.on_header(shared_from_this(), head)) return;
+  if (parser_->is_done()) return on_body({});
+  arm_read(o.body_timeout);
+  http::async_read(stream_, buffer_, *parser_, [self = shared_from_this()](beast::error_code e, std::size_t) {
+    self->read_done(e);
+    self->on_body(e);
+  });
+}
+
+void connection::on_body(beast::error_code ec) {
+  const auto& o = hooks_.opts();
+  if (ec == http::error::body_limit)
+    return reply_limit(http::status::payload_too_large,
+                       "Payload Too Large: the body exceeds max_body_bytes (" + std::to_string(o.max_body_bytes) + ")",
+                       "max_body_bytes", o.max_body_bytes);
+  if (ec == beast::error::timeout)
+    return reply_limit(http::status::request_timeout,
+                       "Request Timeout: the body did not arrive within body_timeout (" +
+                           std::to_string(o.body_timeout.count()) + " ms)",
+                       "body_timeout_ms", static_cast<std::uint64_t>(o.body_timeout.count()));
+  if (ec) return shut();
+  hooks_.on_request(shared_from_this(), parser_->release());
+}
+
+void connection::respond(http::status status, std::string body, std::string_view content_type,
+                         const header_list& headers, bool keep_alive) {
+  std::string out = status_line(status);
+  if (!body.empty()) {
+    out += "Content-Type: ";
+    out += content_type;
+    out += "\r\n";
+  }
+  add_fields(out, headers, keep_alive);
+  out += "Content-Length: ";
+  out += std::to_string(body.size());
+  out += "\r\n\r\n";
+  out += body;
+  {
+    std::lock_guard lock(mu_);
+    keep_alive_ = keep_alive;
+  }
+  queue(std::move(out), true);
+}
+
+void connection::start_stream(const header_list& headers, bool keep_alive) {
+  std::string out = status_line(http::status::ok);
+  out += "Content-Type: text/event-stream\r\nCache-Control: no-cache\r\nX-Accel-Buffering: no\r\n";
+  add_fields(out, headers, keep_alive);
+  out += "Transfer-Encoding: chunked\r\n\r\n";
+  {
+    std::lock_guard lock(mu_);
+    keep_alive_ = keep_alive;
+    streaming_ = true;
+  }
+  queue(std::move(out), false);
+}
+
+bool connection::chunk(std::string_view data) {
+  if (data.empty()) return ok();
+  char size[20];
+  int n = std::snprintf(size, sizeof size, "%zx\r\n", data.size());
+  std::string out;
+  out.reserve(static_cast<std::size_t>(n) + data.size() + 2);
+  out.append(size, static_cast<std::size_t>(n));
+  out.append(data);
+  out += "\r\n";
+  queue(std::move(out), false);
+  return ok();
+}
+
+void connection::end_stream() { queue("0\r\n\r\n", true); }
+
+void connection::queue(std::string bytes, bool last) {
+  bool start = false, overflow = false;
+  {
+    std::lock_guard lock(mu_);
+    if (closed_ || exchange_done_) return;
+    out_bytes_ += bytes.size();
+    if (out_bytes_ > hooks_.opts().max_outbound_bytes && !last) {
+      overflow = true;  // the peer does not read what we write: drop it
+    } else {
+      out_.push_back(std::move(bytes));
+      if (last) exchange_done_ = true;
+      if (!writing_) start = writing_ = true;
+    }
+  }
+  if (overflow) return close();
+  if (start) net::post(stream_.get_executor(), [self = shared_from_this()] { self->do_write(); });
+}
+
+void connection::do_write() {
+  std::string data;
+  {
+    std::lock_guard lock(mu_);
+    if (closed_) return;
+    if (out_.size() == 1) {
+      data = std::move(out_.front());
+    } else {
+      for (auto& s : out_) data += s;
+    }
+    out_.clear();
+  }
+  auto buf = std::make_shared<std::string>(std::move(data));
+  stream_.expires_after(hooks_.opts().write_timeout);
+  net::async_write(stream_, net::buffer(*buf),
+                   [self = shared_from_this(), buf](beast::error_code ec, std::size_t) {
+                     {
+                       std::lock_guard lock(self->mu_);
+                       self->out_bytes_ -= std::min(self->out_bytes_, buf->size());
+                     }
+                     self->on_written(ec);
+                   });
+}
+
+void connection::on_written(beast::error_code ec) {
+  if (ec) return shut();  // write deadline passed or the peer went away
+  bool done = false, keep = false, more = false;
+  {
+    std::lock_guard lock(mu_);
+    if (closed_) return;
+    if (!out_.empty()) {
+      more = true;  // queued meanwhile: write it (still on the strand)
+    } else {
+      writing_ = false;
+      done = exchange_done_;
+      keep = keep_alive_;
+    }
+  }
+  if (more) return do_write();
+  stream_.expires_never();
+  if (!done) return;
+  if (keep) return read_request();
+  // Close gracefully: send FIN, then drain what the peer still sends for a moment, so an
+  // error response is not lost to a reset.
+  beast::error_code e;
+  stream_.socket().shutdown(tcp::socket::shutdown_send, e);
+  stream_.expires_after(std::chrono::seconds(1));
+  auto drain = std::make_shared<std::array<char, 4096>>();
+  auto left = std::make_shared<std::size_t>(256 * 1024);
+  auto step = std::make_shared<std::function<void(beast::error_code, std::size_t)>>();
+  *step = [self = shared_from_this(), drain, left, step](beast::error_code ec2, std::size_t n) {
+    if (ec2 || n >= *left) {
+      *step = nullptr;  // break the cycle
+      return self->shut();
+    }
+    *left -= n;
+    self->stream_.async_read_some(net::buffer(*drain), *step);
+  };
+  stream_.async_read_some(net::buffer(*drain), *step);
+}
+
+void connection::close() {
+  net::post(stream_.get_executor(), [self = shared_from_this()] { self->shut(); });
+}
+
+void connection::shut() {
+  std::vector<std::function<void()>> hooks;
+  {
+    std::lock_guard lock(mu_);
+    if (closed_) return;
+    closed_ = true;
+    hooks.swap(close_hooks_);
+    out_.clear();
+  }
+  beast::error_code ec;
+  stream_.socket().shutdown(tcp::socket::shutdown_both, ec);
+  stream_.socket().close(ec);
+  timer_.cancel();
+  deadline_.cancel();
+  hooks_.set_idle(*this, false);
+  for (auto& h : hooks) h();
+  hooks_.on_closed(*this);
+}
+
+void connection::on_close(std::function<void()> hook) {
+  {
+    std::lock_guard lock(mu_);
+    if (!closed_) {
+      close_hooks_.push_back(std::move(hook));
+      return;
+    }
+  }
+  hook();
+}
+
+void connection::keep_alive_comments(std::chrono::milliseconds every) {
+  net::dispatch(stream_.get_executor(), [self = shared_from_this(), every] {
+    self->comment_every_ = every;
+    self->timer_.expires_after(every);
+    self->timer_.async_wait([self](beast::error_code ec) {
+      if (!ec) self->tick();
+    });
+  });
+}
+
+void connection::tick() {
+  {
+    std::lock_guard lock(mu_);
+    if (closed_ || !streaming_ || exchange_done_) return;
+  }
+  chunk(":\n\n");
+  timer_.expires_after(comment_every_);
+  timer_.async_wait([self = shared_from_this()](beast::error_code ec) {
+    if (!ec) self->tick();
+  });
+}
+
+bool conn_writer::chunk(const std::string& data) {
+  if (!ok) return false;
+  auto c = conn.lock();
+  if (!c || !c->chunk(data)) ok = false;
+  return ok;
+}
+
+}  // namespace tooluse::mcp::detail
