@@ -16,6 +16,7 @@
 /// (RFC 9449, with server nonces) whenever the authorization server offers it.
 /// Secrets never reach the log callback.
 
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -146,5 +147,33 @@ std::shared_ptr<oauth_authorizer> make_oauth_authorizer(std::string server_url,
 result<std::string> dpop_proof(const signing_key& key, std::string_view method,
                                std::string_view url, std::string_view nonce = {},
                                std::string_view access_token = {});
+
+}  // namespace tooluse::auth
+
+namespace tooluse::auth {
+
+/// loopback_receiver listens on 127.0.0.1 for the authorization server's redirect (RFC 8252
+/// §7.3): the browser is sent to redirect_uri() and wait() returns the full URL it asked for.
+class loopback_receiver {
+ public:
+  /// open binds 127.0.0.1:`port` (0: any free port). Errors: errc::io_error.
+  static result<std::unique_ptr<loopback_receiver>> open(unsigned short port = 0);
+  ~loopback_receiver();
+  loopback_receiver(const loopback_receiver&) = delete;
+  loopback_receiver& operator=(const loopback_receiver&) = delete;
+  std::string redirect_uri() const;
+  /// wait answers requests until one for /callback arrives and returns its URL.
+  /// Errors: errc::timeout after `timeout`.
+  result<std::string> wait(std::chrono::seconds timeout);
+
+ private:
+  loopback_receiver(int fd, unsigned short port) : fd_(fd), port_(port) {}
+  int fd_;
+  unsigned short port_;
+};
+
+/// make_token_command_authorizer runs `command` (through /bin/sh) for a bearer token and
+/// runs it again when the server answers 401; its stdout, trimmed, is the token.
+std::shared_ptr<http_authorizer> make_token_command_authorizer(std::string command);
 
 }  // namespace tooluse::auth
