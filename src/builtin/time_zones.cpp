@@ -5,6 +5,7 @@
 
 #include <cctype>
 #include <cstdio>
+#include <optional>
 #include <stdexcept>
 
 namespace tooluse::builtin::detail {
@@ -22,7 +23,6 @@ std::string offset_name(std::int64_t off) {
 std::optional<std::int64_t> parse_offset(std::string_view s) {
   if (s.size() < 2 || (s[0] != '+' && s[0] != '-')) return std::nullopt;
   int sign = s[0] == '-' ? -1 : 1;
-  std::string digits;
   std::size_t p = 1;
   std::int64_t parts[3] = {0, 0, 0};
   int n = 0;
