@@ -3,6 +3,7 @@
 
 #include <stdexcept>
 
+#include "tool_offer.hpp"
 #include "tooluse/exec/executor.hpp"
 
 namespace tooluse {
@@ -18,6 +19,8 @@ agent::agent(llm::provider& model, const tool_registry& tools, agent_options opt
   if (options_.loop_limit < 1) throw std::invalid_argument("agent: loop_limit must be >= 1");
   if (!options_.runner && !options_.executor)
     own_executor_ = std::make_unique<exec::executor>(tools_, exec::executor_options{.max_threads = 4});
+  offer_ = std::make_unique<agent_detail::tool_offer>(tools_, options_.tool_search,
+                                                      model_.name() == "anthropic");
   reset();
 }
 
@@ -26,6 +29,8 @@ agent::~agent() = default;
 void agent::reset() {
   history_.clear();
   seen_calls_.clear();
+  if (offer_) offer_->reset();
+  previous_usage_.reset();
   if (!options_.system.empty()) history_.push_back(llm::message::system(options_.system));
 }
 
@@ -35,9 +40,10 @@ void agent::emit(agent_event e) const {
 
 status agent::check_budget() const {
   if (options_.max_cost > 0 && last_.usage.cost > options_.max_cost)
-    return fail(errc::budget_exceeded, "agent: the run cost " + std::to_string(last_.usage.cost) +
-                                           ", over max_cost " + std::to_string(options_.max_cost) +
-                                           "; raise the budget to continue");
+    return fail(errc::budget_exceeded,
+                "agent: the run has spent " + agent_detail::usd(last_.usage.cost) +
+                    ", over its budget of " + agent_detail::usd(options_.max_cost) +
+                    " (max_cost); raise the budget to continue");
   if (options_.max_total_tokens > 0 && last_.usage.total_tokens() > options_.max_total_tokens)
     return fail(errc::budget_exceeded,
                 "agent: the run used " + std::to_string(last_.usage.total_tokens()) +
@@ -54,7 +60,21 @@ result<llm::chat_response> agent::ask(int turn, std::stop_token stop) {
                         .max_tokens = options_.max_tokens,
                         .temperature = options_.temperature,
                         .stream = options_.stream};
-  for (const auto& entry : tools_.list()) req.tools.push_back(entry->definition);
+  offer_->prepare(
+      req, options_.allowed_tools_for ? options_.allowed_tools_for(turn) : options_.allowed_tools);
+  if (options_.max_cost > 0 && options_.price) {
+    // Stop before a request that would take the run past its budget.
+    double next =
+        agent_detail::estimate_cost(req, previous_usage_, previous_history_, *options_.price);
+    if (last_.usage.cost + next > options_.max_cost)
+      return fail(errc::budget_exceeded,
+                  "agent: stopped before request " + std::to_string(turn) + ": the run has spent " +
+                      agent_detail::usd(last_.usage.cost) + " of its " +
+                      agent_detail::usd(options_.max_cost) +
+                      " budget (max_cost) and the next request would cost about " +
+                      agent_detail::usd(next) + "; raise the budget to continue");
+  }
+  previous_history_ = history_.size();
   emit({.what = agent_event::kind::model_request, .turn = turn, .messages = history_.size()});
   llm::stream_callbacks cb;
   if (options_.on_event) {
@@ -76,11 +96,16 @@ std::vector<tool_result> agent::run_calls(int turn, const std::vector<tool_call>
   for (size_t i = 0; i < calls.size(); ++i) {
     const tool_call& c = calls[i];
     emit({.what = agent_event::kind::tool_call, .turn = turn, .call = c});
+    if (offer_->is_search_call(c)) {  // tooluse's own tool search runs here, not as a tool
+      results[i] = offer_->run_search(c);
+      continue;
+    }
     auto entry = tools_.find(c.name);
     if (c.arguments.is_null()) {
       // Unparsable arguments go back with the schema, so the model can correct itself.
-      std::string msg = "the arguments of \"" + c.name + "\" are not valid JSON: " +
-                        c.raw_arguments.substr(0, 200) + ". Call it again with a JSON object";
+      std::string msg = "the arguments of \"" + c.name +
+                        "\" are not valid JSON: " + c.raw_arguments.substr(0, 200) +
+                        ". Call it again with a JSON object";
       if (entry) msg += " matching this input schema: " + dump_json(entry->definition.input_schema);
       results[i] = tool_result::error(msg);
       continue;
@@ -104,7 +129,8 @@ std::vector<tool_result> agent::run_calls(int turn, const std::vector<tool_call>
       exec::executor& ex = options_.executor ? *options_.executor : *own_executor_;
       ran = ex.run_all(to_run, {.stop = stop});
     }
-    for (size_t k = 0; k < slots.size() && k < ran.size(); ++k) results[slots[k]] = std::move(ran[k]);
+    for (size_t k = 0; k < slots.size() && k < ran.size(); ++k)
+      results[slots[k]] = std::move(ran[k]);
   }
   for (size_t i = 0; i < calls.size(); ++i) {
     auto& seen = seen_calls_[call_key(calls[i])];
@@ -113,8 +139,11 @@ std::vector<tool_result> agent::run_calls(int turn, const std::vector<tool_call>
       seen.last_text = results[i].all_text().substr(0, 500);
     }
     auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(results[i].duration);
-    emit({.what = agent_event::kind::tool_result, .turn = turn, .call = calls[i],
-          .result = results[i], .duration = ms});
+    emit({.what = agent_event::kind::tool_result,
+          .turn = turn,
+          .call = calls[i],
+          .result = results[i],
+          .duration = ms});
     last_.tool_calls.push_back({calls[i], results[i], ms, turn});
   }
   return results;
@@ -130,16 +159,21 @@ result<run_result> agent::run(std::string user_text, std::stop_token stop) {
   for (int turn = 1;; ++turn) {
     if (stop.stop_requested()) return failed({errc::cancelled, "agent: the run was cancelled"});
     if (turn > options_.max_turns)
-      return failed({errc::budget_exceeded,
-                     "agent: max_turns (" + std::to_string(options_.max_turns) +
-                         ") reached without a final answer; raise --max-turns or simplify the task"});
+      return failed(
+          {errc::budget_exceeded,
+           "agent: max_turns (" + std::to_string(options_.max_turns) +
+               ") reached without a final answer; raise --max-turns or simplify the task"});
     last_.turns = turn;
     auto reply = ask(turn, stop);
     if (!reply) return failed(reply.error());
+    reply->usage.requests = 1;
+    previous_usage_ = reply->usage;
     last_.usage += reply->usage;
     last_.finish = reply->finish;
-    emit({.what = agent_event::kind::model_response, .turn = turn,
-          .text = std::string(llm::to_string(reply->finish)), .usage = reply->usage});
+    emit({.what = agent_event::kind::model_response,
+          .turn = turn,
+          .text = std::string(llm::to_string(reply->finish)),
+          .usage = reply->usage});
     if (reply->finish == llm::finish_reason::length && !reply->reply.tool_calls.empty())
       return failed({errc::protocol_error,
                      "agent: the model hit its output token limit while writing tool-call "
@@ -149,7 +183,9 @@ result<run_result> agent::run(std::string user_text, std::stop_token stop) {
     if (reply->reply.tool_calls.empty()) {
       if (reply->finish == llm::finish_reason::pause) continue;  // Anthropic pause_turn
       last_.answer = reply->reply.text();
-      emit({.what = agent_event::kind::answer, .turn = turn, .text = last_.answer,
+      emit({.what = agent_event::kind::answer,
+            .turn = turn,
+            .text = last_.answer,
             .usage = last_.usage});
       return last_;
     }
