@@ -30,6 +30,17 @@ std::string status_error(const std::string& who, const http::request& req, int s
   return msg;
 }
 
+// The http layer names its own options; a user of a provider sets provider_options.
+std::string provider_option_names(std::string msg) {
+  for (const char* name : {"connect_timeout", "read_timeout", "total_timeout", "max_response_bytes"}) {
+    const std::string from = std::string("http::request::") + name;
+    const std::string to = std::string("llm::provider_options::") + name;
+    for (auto pos = msg.find(from); pos != std::string::npos; pos = msg.find(from, pos + to.size()))
+      msg.replace(pos, from.size(), to);
+  }
+  return msg;
+}
+
 }  // namespace
 
 std::chrono::milliseconds retry_delay(const retry_policy& policy, int attempt,
@@ -63,6 +74,8 @@ result<http::response> send_with_retry(const provider_options& opts, const std::
   http::transport send = opts.transport ? opts.transport : http::default_transport();
   req.connect_timeout = opts.connect_timeout;
   req.read_timeout = opts.read_timeout;
+  req.total_timeout = opts.total_timeout;
+  req.max_response_bytes = opts.max_response_bytes;
   for (int attempt = 0;; ++attempt) {
     bool ok_status = false;
     bool streamed = false;
@@ -86,8 +99,8 @@ result<http::response> send_with_retry(const provider_options& opts, const std::
     if (!res) {
       bool transient = res.error().code == errc::network_error;
       if (!transient || !can_retry) {
-        res.error().message =
-            who + ": " + (streamed ? "the stream was cut mid-answer: " : "") + res.error().message;
+        res.error().message = who + ": " + (streamed ? "the stream was cut mid-answer: " : "") +
+                              provider_option_names(res.error().message);
         return res;
       }
       if (!sleep_for_stop(retry_delay(opts.retry, attempt, {}), stop))

@@ -108,7 +108,16 @@ struct provider_options {
   std::string api_key;   ///< never logged, never recorded
   std::string model;
   std::chrono::milliseconds connect_timeout{std::chrono::seconds(10)};
+  /// read_timeout fails an answer (streamed or not) silent for this long.
   std::chrono::milliseconds read_timeout{std::chrono::seconds(120)};
+  /// total_timeout ends one attempt, streamed or not, that has not finished in this time: a
+  /// stream that never ends (keep-alive comments forever) stops here. 0: no bound.
+  std::chrono::milliseconds total_timeout{std::chrono::minutes(10)};
+  /// max_response_bytes bounds one answer's body (the whole SSE stream when streaming),
+  /// refused with errc::limit_exceeded as the bytes arrive.
+  std::size_t max_response_bytes = 32u << 20;
+  /// max_event_bytes bounds one SSE event of a streamed answer.
+  std::size_t max_event_bytes = 8u << 20;
   retry_policy retry;
   std::optional<llm::price> price;
   std::vector<http::header> extra_headers;
