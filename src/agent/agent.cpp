@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "tooluse/exec/executor.hpp"
+#include "tooluse/telemetry/trace.hpp"
 
 namespace tooluse {
 namespace {
@@ -17,7 +18,8 @@ agent::agent(llm::provider& model, const tool_registry& tools, agent_options opt
   if (options_.max_turns < 1) throw std::invalid_argument("agent: max_turns must be >= 1");
   if (options_.loop_limit < 1) throw std::invalid_argument("agent: loop_limit must be >= 1");
   if (!options_.runner && !options_.executor)
-    own_executor_ = std::make_unique<exec::executor>(tools_, exec::executor_options{.max_threads = 4});
+    own_executor_ =
+        std::make_unique<exec::executor>(tools_, exec::executor_options{.max_threads = 4});
   reset();
 }
 
@@ -79,8 +81,9 @@ std::vector<tool_result> agent::run_calls(int turn, const std::vector<tool_call>
     auto entry = tools_.find(c.name);
     if (c.arguments.is_null()) {
       // Unparsable arguments go back with the schema, so the model can correct itself.
-      std::string msg = "the arguments of \"" + c.name + "\" are not valid JSON: " +
-                        c.raw_arguments.substr(0, 200) + ". Call it again with a JSON object";
+      std::string msg = "the arguments of \"" + c.name +
+                        "\" are not valid JSON: " + c.raw_arguments.substr(0, 200) +
+                        ". Call it again with a JSON object";
       if (entry) msg += " matching this input schema: " + dump_json(entry->definition.input_schema);
       results[i] = tool_result::error(msg);
       continue;
@@ -104,7 +107,8 @@ std::vector<tool_result> agent::run_calls(int turn, const std::vector<tool_call>
       exec::executor& ex = options_.executor ? *options_.executor : *own_executor_;
       ran = ex.run_all(to_run, {.stop = stop});
     }
-    for (size_t k = 0; k < slots.size() && k < ran.size(); ++k) results[slots[k]] = std::move(ran[k]);
+    for (size_t k = 0; k < slots.size() && k < ran.size(); ++k)
+      results[slots[k]] = std::move(ran[k]);
   }
   for (size_t i = 0; i < calls.size(); ++i) {
     auto& seen = seen_calls_[call_key(calls[i])];
@@ -113,8 +117,11 @@ std::vector<tool_result> agent::run_calls(int turn, const std::vector<tool_call>
       seen.last_text = results[i].all_text().substr(0, 500);
     }
     auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(results[i].duration);
-    emit({.what = agent_event::kind::tool_result, .turn = turn, .call = calls[i],
-          .result = results[i], .duration = ms});
+    emit({.what = agent_event::kind::tool_result,
+          .turn = turn,
+          .call = calls[i],
+          .result = results[i],
+          .duration = ms});
     last_.tool_calls.push_back({calls[i], results[i], ms, turn});
   }
   return results;
@@ -123,23 +130,65 @@ std::vector<tool_result> agent::run_calls(int turn, const std::vector<tool_call>
 result<run_result> agent::run(std::string user_text, std::stop_token stop) {
   last_ = {};
   history_.push_back(llm::message::user(std::move(user_text)));
+  // GenAI semantic conventions: the run is an invoke_agent span; model requests and tool calls
+  // are its children.
+  auto span = telemetry::start_span("invoke_agent tooluse");
+  if (span.recording()) {
+    span.set("gen_ai.operation.name", "invoke_agent");
+    span.set("gen_ai.agent.name", "tooluse");
+    span.set("gen_ai.provider.name", model_.name());
+  }
+  auto record_usage = [&] {
+    if (!span.recording()) return;
+    span.set("gen_ai.usage.input_tokens", static_cast<std::int64_t>(last_.usage.input_tokens));
+    span.set("gen_ai.usage.output_tokens", static_cast<std::int64_t>(last_.usage.output_tokens));
+  };
   auto failed = [&](error e) -> result<run_result> {
+    record_usage();
+    span.set_error(e.message, std::string(to_string(e.code)));
     emit({.what = agent_event::kind::error, .turn = last_.turns, .text = e.message});
     return fail(std::move(e));
   };
   for (int turn = 1;; ++turn) {
     if (stop.stop_requested()) return failed({errc::cancelled, "agent: the run was cancelled"});
     if (turn > options_.max_turns)
-      return failed({errc::budget_exceeded,
-                     "agent: max_turns (" + std::to_string(options_.max_turns) +
-                         ") reached without a final answer; raise --max-turns or simplify the task"});
+      return failed(
+          {errc::budget_exceeded,
+           "agent: max_turns (" + std::to_string(options_.max_turns) +
+               ") reached without a final answer; raise --max-turns or simplify the task"});
     last_.turns = turn;
+    auto asked = std::chrono::steady_clock::now();
+    auto chat = telemetry::start_span("chat", telemetry::span_kind::client);
+    chat.set("gen_ai.operation.name", "chat");
+    chat.set("gen_ai.provider.name", model_.name());
     auto reply = ask(turn, stop);
-    if (!reply) return failed(reply.error());
+    if (!reply) {
+      chat.set_error(reply.error().message, std::string(to_string(reply.error().code)));
+      chat.end();
+      return failed(reply.error());
+    }
+    if (chat.recording()) {
+      if (!reply->model.empty()) {
+        chat.set_name("chat " + reply->model);
+        chat.set("gen_ai.request.model", reply->model);
+        chat.set("gen_ai.response.model", reply->model);
+      }
+      if (!reply->id.empty()) chat.set("gen_ai.response.id", reply->id);
+      chat.set("gen_ai.usage.input_tokens", static_cast<std::int64_t>(reply->usage.input_tokens));
+      chat.set("gen_ai.usage.output_tokens", static_cast<std::int64_t>(reply->usage.output_tokens));
+      chat.set("gen_ai.response.finish_reasons", std::string(llm::to_string(reply->finish)));
+    }
+    chat.end();
     last_.usage += reply->usage;
     last_.finish = reply->finish;
-    emit({.what = agent_event::kind::model_response, .turn = turn,
-          .text = std::string(llm::to_string(reply->finish)), .usage = reply->usage});
+    emit({.what = agent_event::kind::model_response,
+          .turn = turn,
+          .text = std::string(llm::to_string(reply->finish)),
+          .duration = std::chrono::duration_cast<std::chrono::milliseconds>(
+              std::chrono::steady_clock::now() - asked),
+          .usage = reply->usage,
+          .reply = reply->reply,
+          .model = reply->model});
     if (reply->finish == llm::finish_reason::length && !reply->reply.tool_calls.empty())
       return failed({errc::protocol_error,
                      "agent: the model hit its output token limit while writing tool-call "
@@ -149,8 +198,11 @@ result<run_result> agent::run(std::string user_text, std::stop_token stop) {
     if (reply->reply.tool_calls.empty()) {
       if (reply->finish == llm::finish_reason::pause) continue;  // Anthropic pause_turn
       last_.answer = reply->reply.text();
-      emit({.what = agent_event::kind::answer, .turn = turn, .text = last_.answer,
+      emit({.what = agent_event::kind::answer,
+            .turn = turn,
+            .text = last_.answer,
             .usage = last_.usage});
+      record_usage();
       return last_;
     }
     auto results = run_calls(turn, reply->reply.tool_calls, stop);
