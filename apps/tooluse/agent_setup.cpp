@@ -3,6 +3,7 @@
 #include <toml++/toml.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -14,8 +15,6 @@
 #include <vector>
 
 #include "conventions.hpp"
-#include "tooluse/llm/anthropic_messages.hpp"
-#include "tooluse/llm/openai_chat.hpp"
 #include "tooluse/llm/record_replay.hpp"
 #include "tooluse/textcall/prompt_provider.hpp"
 
@@ -206,6 +205,7 @@ const char* how_to_configure =
     "no model provider is configured. Do one of:\n"
     "  export OPENAI_API_KEY=sk-...          # OpenAI (or put it in ./.env)\n"
     "  export ANTHROPIC_API_KEY=sk-ant-...   # Anthropic\n"
+    "  export GEMINI_API_KEY=...             # Gemini\n"
     "  tooluse run --provider openai --base-url http://localhost:11434/v1 --model qwen3 ...\n"
     "                                        # any OpenAI-compatible server (Ollama, vLLM, ...)\n"
     "or write ~/.config/tooluse/config.toml, e.g.\n"
@@ -221,15 +221,16 @@ bool is_local(const std::string& url) {
 
 void add_model_flags(CLI::App& cmd, model_flags& f) {
   cmd.add_option("--provider", f.provider,
-                 "Model API: openai (and compatible servers) or anthropic")
-      ->check(CLI::IsMember({"openai", "anthropic"}));
+                 "Model API: openai (Chat Completions, and compatible servers), openai-responses, "
+                 "anthropic or gemini")
+      ->check(CLI::IsMember(provider_names()));
   cmd.add_option("--base-url", f.base_url,
                  "API base URL as the provider's SDK takes it (https://api.openai.com/v1, "
                  "https://api.anthropic.com)");
   cmd.add_option("--model", f.model, "Model name");
   cmd.add_option("--api-key-env", f.api_key_env,
-                 "Environment variable holding the API key (default OPENAI_API_KEY or "
-                 "ANTHROPIC_API_KEY; ./.env is read too)");
+                 "Environment variable holding the API key (default OPENAI_API_KEY, "
+                 "ANTHROPIC_API_KEY, or GEMINI_API_KEY then GOOGLE_API_KEY; ./.env is read too)");
   cmd.add_option("--config", f.config, "TOML config file (default ~/.config/tooluse/config.toml)");
   cmd.add_option("--system", f.system, "System prompt");
   cmd.add_option("--tool-choice", f.tool_choice,
@@ -244,6 +245,7 @@ void add_model_flags(CLI::App& cmd, model_flags& f) {
   cmd.add_flag("--yes,-y", f.yes, "Approve dangerous tools without asking");
   cmd.add_option("--record", f.record, "Record the HTTP exchanges to FILE (JSON Lines)");
   cmd.add_option("--replay", f.replay, "Replay HTTP exchanges from FILE instead of the network");
+  add_provider_flags(cmd, f.extras);
   cmd.add_option("--tool-format", f.tool_format,
                  "Prompt-based tool calling for models without native tools: hermes, pythonic, "
                  "json, mistral, llama3, granite, qwen3-coder, deepseek, harmony, ..., or auto "
@@ -259,29 +261,42 @@ result<resolved_model> resolve_model(model_flags& f, registry_flags& r) {
       f.provider = "openai";
     else if (!env("ANTHROPIC_API_KEY").empty() || !env("ANTHROPIC_BASE_URL").empty())
       f.provider = "anthropic";
+    else if (!env("GEMINI_API_KEY").empty() || !env("GOOGLE_API_KEY").empty())
+      f.provider = "gemini";
     else if (f.replay.empty())
       return fail(errc::invalid_argument, how_to_configure);
     else
       f.provider = "openai";
   }
-  bool anthropic = f.provider == "anthropic";
+  auto defaults = defaults_for(f.provider);
   // As the official SDKs: OPENAI_BASE_URL / ANTHROPIC_BASE_URL unless --base-url says otherwise
   // (flags > environment > config file > defaults).
   std::string base_url_source = base_url_flag ? "--base-url" : "the config's base_url";
   if (!base_url_flag) {
-    const char* var = anthropic ? "ANTHROPIC_BASE_URL" : "OPENAI_BASE_URL";
+    const char* var = f.provider == "anthropic"          ? "ANTHROPIC_BASE_URL"
+                      : f.provider.rfind("openai", 0) == 0 ? "OPENAI_BASE_URL"
+                                                          : "";
     if (auto v = env(var); !v.empty()) f.base_url = v, base_url_source = var;
   }
-  if (f.base_url.empty())
-    f.base_url = anthropic ? "https://api.anthropic.com" : "https://api.openai.com/v1";
+  if (f.base_url.empty()) f.base_url = defaults.base_url;
   if (f.base_url.find("://") == std::string::npos)
     return fail(errc::invalid_argument,
                 base_url_source + " \"" + f.base_url +
                     "\" has no scheme; add http:// or https://, e.g. " +
                     (is_local("http://" + f.base_url) ? "http://" : "https://") + f.base_url);
-  if (f.model.empty()) f.model = anthropic ? "claude-sonnet-4-5" : "gpt-4.1-mini";
-  if (f.api_key_env.empty()) f.api_key_env = anthropic ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY";
+  if (f.model.empty()) f.model = defaults.model;
+  if (f.api_key_env.empty()) {
+    f.api_key_env = defaults.key_envs.front();
+    for (const auto& name : defaults.key_envs)
+      if (!env(name).empty()) {
+        f.api_key_env = name;
+        break;
+      }
+  }
   llm::provider_options po{.base_url = f.base_url, .api_key = env(f.api_key_env), .model = f.model};
+  auto prices = load_prices(f.extras.prices);
+  if (!prices) return fail(prices.error());
+  po.price = prices->find(f.model);
   if (po.api_key.empty() && f.replay.empty() && !is_local(f.base_url))
     return fail(errc::invalid_argument, "the API key variable " + f.api_key_env +
                                             " is not set; export it, add it to ./.env, "
@@ -296,10 +311,8 @@ result<resolved_model> resolve_model(model_flags& f, registry_flags& r) {
     po.transport = *t;
   }
   resolved_model out;
-  if (anthropic)
-    out.provider = std::make_unique<llm::anthropic_messages>(po);
-  else
-    out.provider = std::make_unique<llm::openai_chat>(po);
+  out.price = po.price;
+  out.provider = make_provider(f.provider, po);
   if (!f.tool_format.empty()) {
     auto fmt = textcall::parse_format(f.tool_format);
     if (!fmt) return fail(errc::invalid_argument, "--tool-format: " + fmt.error().message);
@@ -317,6 +330,8 @@ result<resolved_model> resolve_model(model_flags& f, registry_flags& r) {
                  .max_tokens = f.max_tokens,
                  .max_cost = f.max_cost.value_or(0)};
   if (f.no_parallel) out.options.parallel_tool_calls = false;
+  if (auto ok = apply_extras(f.extras, out.price, f.model, out.options); !ok)
+    return fail(ok.error());
   if (out.options.max_turns < 1) return fail(errc::invalid_argument, "--max-turns must be >= 1");
   return out;
 }

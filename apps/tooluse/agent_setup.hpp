@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cli.hpp"
+#include "provider_setup.hpp"
 #include "tooluse/agent/agent.hpp"
 #include "tooluse/agent/spinner.hpp"
 #include "tooluse/exec/approval.hpp"
@@ -18,7 +19,7 @@ namespace tooluse::cli {
 /// model_flags are the options naming the model and shaping the loop. Empty/unset fields are
 /// filled from the config file, then from defaults.
 struct model_flags {
-  std::string provider;  ///< openai | anthropic
+  std::string provider;  ///< openai | openai-responses | anthropic | gemini
   std::string base_url;
   std::string model;
   std::string api_key_env;
@@ -35,7 +36,8 @@ struct model_flags {
   bool no_stream = false;
   bool no_parallel = false;
   bool strict = false;
-  bool yes = false;  ///< approve dangerous tools without asking
+  bool yes = false;        ///< approve dangerous tools without asking
+  provider_extras extras;  ///< prices, tool search, allowed tools (provider_setup.hpp)
 };
 
 /// add_model_flags adds the flags above to `cmd`.
@@ -45,6 +47,7 @@ void add_model_flags(CLI::App& cmd, model_flags& flags);
 struct resolved_model {
   std::unique_ptr<llm::provider> provider;
   agent_options options;
+  std::optional<llm::price> price;  ///< the model's, from the price catalog
 };
 
 /// resolve_model builds the provider and agent options. Errors carry the message to print

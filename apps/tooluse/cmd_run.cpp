@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -65,7 +66,23 @@ struct progress_printer {
   }
 };
 
-json run_json(const run_result& r) {
+// cost_json is the run's cost in USD, or null when the model is not in the price catalog.
+json cost_json(const run_result& r, bool priced) { return priced ? json(r.usage.cost) : json(); }
+
+// usage_line is the summary `run` prints on stderr after the answer.
+std::string usage_line(const run_result& r, bool priced) {
+  const auto& u = r.usage;
+  std::string line = "[usage] " + std::to_string(u.requests) + " requests, " +
+                     std::to_string(u.input_tokens) + " input tokens";
+  if (u.cache_read_tokens) line += " (" + std::to_string(u.cache_read_tokens) + " cached)";
+  line += ", " + std::to_string(u.output_tokens) + " output tokens, cost ";
+  if (!priced) return line + "unknown (the model is not in the price catalog; see --prices)\n";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "$%.6f", u.cost);
+  return line + buf + "\n";
+}
+
+json run_json(const run_result& r, bool priced) {
   json calls = json::array();
   for (const auto& c : r.tool_calls)
     calls.push_back(
@@ -77,7 +94,8 @@ json run_json(const run_result& r) {
   return {{"answer", r.answer},
           {"turns", r.turns},
           {"tool_calls", calls},
-          {"usage", llm::usage_to_json(r.usage)}};
+          {"usage", llm::usage_to_json(r.usage)},
+          {"cost", cost_json(r, priced)}};
 }
 
 int run_agent(run_options& o) {
@@ -121,24 +139,27 @@ int run_agent(run_options& o) {
   options.executor = &executor;
   options.on_event = [&printer](const agent_event& e) { printer(e); };
   agent a(*resolved->provider, **registry, options);
+  bool priced = resolved->price.has_value();
   auto r = a.run(o.question);
   if (!r) {
     if (printer.streamed) std::cout << "\n";
     if (o.json_output) {
-      json j = run_json(a.last_run());
+      json j = run_json(a.last_run(), priced);
       j["error"] = r.error().message;
       std::cout << dump_json(j, 2) << "\n";
     }
     std::cerr << "tooluse run: " << r.error().message << "\n";
+    if (!o.json_output) std::cerr << usage_line(a.last_run(), priced);
     return 1;
   }
   if (o.json_output) {
-    std::cout << dump_json(run_json(*r), 2) << "\n";
+    std::cout << dump_json(run_json(*r, priced), 2) << "\n";
   } else {
     if (!printer.streamed) std::cout << r->answer;
     std::cout << "\n";
     if (r->finish == llm::finish_reason::length)
       std::cerr << "tooluse run: warning: the answer was cut at the output token limit\n";
+    std::cerr << usage_line(*r, priced);
   }
   return 0;
 }
@@ -152,7 +173,8 @@ void setup(CLI::App& app, app_state& state) {
   add_model_flags(*cmd, o->model);
   cmd->add_option("--trace", o->trace, "Write every step as JSON Lines to FILE");
   cmd->add_flag("--json", o->json_output,
-                "Print {answer, turns, tool_calls, usage} as JSON instead of streaming");
+                "Print {answer, turns, tool_calls, usage, cost} as JSON instead of streaming "
+                "(cost in USD, null when the model has no price in the catalog)");
   cmd->footer(
       "The answer streams to stdout; tool calls and their outcomes go to stderr (with a spinner\n"
       "and MCP progress when stderr is a terminal).\n"

@@ -3,6 +3,7 @@
 
 #include <stdexcept>
 
+#include "tool_offer.hpp"
 #include "tooluse/exec/executor.hpp"
 #include "tooluse/telemetry/trace.hpp"
 
@@ -18,8 +19,9 @@ agent::agent(llm::provider& model, const tool_registry& tools, agent_options opt
   if (options_.max_turns < 1) throw std::invalid_argument("agent: max_turns must be >= 1");
   if (options_.loop_limit < 1) throw std::invalid_argument("agent: loop_limit must be >= 1");
   if (!options_.runner && !options_.executor)
-    own_executor_ =
-        std::make_unique<exec::executor>(tools_, exec::executor_options{.max_threads = 4});
+    own_executor_ = std::make_unique<exec::executor>(tools_, exec::executor_options{.max_threads = 4});
+  offer_ = std::make_unique<agent_detail::tool_offer>(tools_, options_.tool_search,
+                                                      model_.name() == "anthropic");
   reset();
 }
 
@@ -28,6 +30,8 @@ agent::~agent() = default;
 void agent::reset() {
   history_.clear();
   seen_calls_.clear();
+  if (offer_) offer_->reset();
+  previous_usage_.reset();
   if (!options_.system.empty()) history_.push_back(llm::message::system(options_.system));
 }
 
@@ -37,9 +41,10 @@ void agent::emit(agent_event e) const {
 
 status agent::check_budget() const {
   if (options_.max_cost > 0 && last_.usage.cost > options_.max_cost)
-    return fail(errc::budget_exceeded, "agent: the run cost " + std::to_string(last_.usage.cost) +
-                                           ", over max_cost " + std::to_string(options_.max_cost) +
-                                           "; raise the budget to continue");
+    return fail(errc::budget_exceeded,
+                "agent: the run has spent " + agent_detail::usd(last_.usage.cost) +
+                    ", over its budget of " + agent_detail::usd(options_.max_cost) +
+                    " (max_cost); raise the budget to continue");
   if (options_.max_total_tokens > 0 && last_.usage.total_tokens() > options_.max_total_tokens)
     return fail(errc::budget_exceeded,
                 "agent: the run used " + std::to_string(last_.usage.total_tokens()) +
@@ -56,7 +61,21 @@ result<llm::chat_response> agent::ask(int turn, std::stop_token stop) {
                         .max_tokens = options_.max_tokens,
                         .temperature = options_.temperature,
                         .stream = options_.stream};
-  for (const auto& entry : tools_.list()) req.tools.push_back(entry->definition);
+  offer_->prepare(
+      req, options_.allowed_tools_for ? options_.allowed_tools_for(turn) : options_.allowed_tools);
+  if (options_.max_cost > 0 && options_.price) {
+    // Stop before a request that would take the run past its budget.
+    double next =
+        agent_detail::estimate_cost(req, previous_usage_, previous_history_, *options_.price);
+    if (last_.usage.cost + next > options_.max_cost)
+      return fail(errc::budget_exceeded,
+                  "agent: stopped before request " + std::to_string(turn) + ": the run has spent " +
+                      agent_detail::usd(last_.usage.cost) + " of its " +
+                      agent_detail::usd(options_.max_cost) +
+                      " budget (max_cost) and the next request would cost about " +
+                      agent_detail::usd(next) + "; raise the budget to continue");
+  }
+  previous_history_ = history_.size();
   emit({.what = agent_event::kind::model_request, .turn = turn, .messages = history_.size()});
   llm::stream_callbacks cb;
   if (options_.on_event) {
@@ -78,6 +97,10 @@ std::vector<tool_result> agent::run_calls(int turn, const std::vector<tool_call>
   for (size_t i = 0; i < calls.size(); ++i) {
     const tool_call& c = calls[i];
     emit({.what = agent_event::kind::tool_call, .turn = turn, .call = c});
+    if (offer_->is_search_call(c)) {  // tooluse's own tool search runs here, not as a tool
+      results[i] = offer_->run_search(c);
+      continue;
+    }
     auto entry = tools_.find(c.name);
     if (c.arguments.is_null()) {
       // Unparsable arguments go back with the schema, so the model can correct itself.
@@ -179,6 +202,8 @@ result<run_result> agent::run(std::string user_text, std::stop_token stop) {
       chat.set("gen_ai.response.finish_reasons", std::string(llm::to_string(reply->finish)));
     }
     chat.end();
+    reply->usage.requests = 1;
+    previous_usage_ = reply->usage;
     last_.usage += reply->usage;
     last_.finish = reply->finish;
     emit({.what = agent_event::kind::model_response,

@@ -49,6 +49,8 @@ namespace {
 
 outcome_result refuse(call_outcome why, tool_result r) { return {std::move(r), why, 0}; }
 
+}  // namespace
+
 tool_result invalid_arguments(const tool& t, const std::vector<schema::validation_error>& errors) {
   tool_result r = tool_result::error(
       "invalid arguments for tool \"" + t.name + "\":\n" + schema::format_errors(errors) +
@@ -61,6 +63,8 @@ tool_result invalid_arguments(const tool& t, const std::vector<schema::validatio
   r.meta["input_schema"] = t.input_schema;
   return r;
 }
+
+namespace {
 
 std::string unix_ms_text(std::int64_t& out) {
   out = std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -226,6 +230,7 @@ std::future<tool_result> executor::submit(const tool_call& call, const run_optio
 }
 
 tool_result executor::call(const tool_call& call, const run_options& options) {
+  if (auto r = impl_->try_inline(call, options)) return std::move(*r);
   auto results = run_all(std::span<const tool_call>(&call, 1), options);
   return std::move(results.front());
 }
@@ -253,6 +258,11 @@ tool_result executor::resume(const pending_approval& pending, const approval_dec
   run_options o = options;
   if (o.session.empty()) o.session = pending.session;
   return start_single(impl_, c, o, true).get();
+}
+
+bool executor::runs_inline(std::string_view name, const run_options& options) const {
+  auto entry = impl_->registry.find(name);
+  return entry && impl_->inline_eligible(entry->definition, options);
 }
 
 breaker_state executor::breaker(std::string_view tool) const {

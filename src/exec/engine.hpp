@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "tooluse/exec/executor.hpp"
+#include "tooluse/schema/validator.hpp"
 #include "tooluse/telemetry/trace.hpp"
 
 namespace tooluse::exec {
@@ -125,6 +126,11 @@ struct executor::impl : std::enable_shared_from_this<impl> {
   std::optional<outcome_result> check(job& j, bool skip_approval);
   std::optional<outcome_result> approve(job& j, bool& edited);
 
+  // inline.cpp: the fast path
+  bool inline_eligible(const tool& t, const run_options& o) const;
+  std::optional<tool_result> try_inline(const tool_call& call, const run_options& o);
+  steady::time_point deadline_of(const job& j) const;
+
   // run.cpp
   outcome_result run(job& j);
   std::optional<outcome_result> gate_call(job& j, std::stop_token stop);
@@ -136,6 +142,11 @@ struct executor::impl : std::enable_shared_from_this<impl> {
   std::shared_ptr<job> take_eligible();
   void spawn_if_needed();
 };
+
+// invalid_arguments is the result of a call whose arguments fail the schema (admit.cpp).
+tool_result invalid_arguments(const tool& t, const std::vector<schema::validation_error>& errors);
+// emit_to calls the executor's and the batch's observers, ignoring their exceptions.
+void emit_to(const event_callback& a, const event_callback& b, const call_event& e);
 
 // batch helpers (admit.cpp)
 std::shared_ptr<batch_state> make_batch(const run_options& options, std::size_t n);

@@ -33,7 +33,7 @@ struct http_options {
   std::size_t max_sessions = 1024;               ///< initialize beyond this gets 503
   std::size_t max_streams_per_session = 32;      ///< open SSE streams per session (429)
   std::chrono::seconds session_idle{std::chrono::minutes(30)};  ///< idle sessions expire
-  std::chrono::seconds read_timeout{60};  ///< a connection silent this long is closed
+  std::chrono::seconds read_timeout{60};      ///< a connection silent this long is closed
   std::chrono::milliseconds sse_retry{1000};  ///< "retry" sent in priming events
   std::chrono::seconds keepalive{15};         ///< comment lines on idle long-lived streams
   std::size_t replay_events = 256;            ///< events kept per stream for Last-Event-ID
