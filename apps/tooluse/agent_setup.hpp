@@ -11,6 +11,7 @@
 #include "tooluse/agent/agent.hpp"
 #include "tooluse/agent/spinner.hpp"
 #include "tooluse/exec/approval.hpp"
+#include "tooluse/exec/events.hpp"
 #include "tooluse/llm/provider.hpp"
 
 namespace tooluse::cli {
@@ -52,6 +53,24 @@ struct resolved_model {
 /// resolve_model builds the provider and agent options. Errors carry the message to print
 /// (no provider configured: how to configure one; a key variable unset; a bad config file).
 result<resolved_model> resolve_model(model_flags& flags, registry_flags& registry);
+
+/// check_tool_choice refuses a --tool-choice that is not auto, none, required or a tool of
+/// `registry` (the message lists the choices).
+status check_tool_choice(const model_flags& flags, const tool_registry& registry);
+
+/// progress_lines returns an executor event callback that prints each progress report of a
+/// running tool (MCP notifications/progress of mounted servers included) as
+/// "[progress] NAME 3/10 message" through the spinner, only when stderr is a terminal.
+exec::event_callback progress_lines(tool_spinner* spinner);
+
+/// trace_header is the first line of a --trace file: {"event":"run","ts","question","provider",
+/// "model","tools":[...]} (the trace viewer's title).
+json trace_header(const std::string& question, const model_flags& flags,
+                  const tool_registry& registry);
+
+/// write_trace_line writes `j` with "ts" (Unix time in ms) as one JSON line and flushes, so a
+/// reader (tooluse trace serve) sees it at once.
+void write_trace_line(std::ostream& out, json j);
 
 /// approval_prompt returns a policy that asks on the terminal (or rejects when stdin is not a
 /// terminal), unless `yes` approves everything. Prompts are asked one at a time; `spinner`, if

@@ -11,6 +11,7 @@
 #include <iostream>
 
 #include "cli.hpp"
+#include "conventions.hpp"
 #include "tooluse/auth/oauth.hpp"
 
 extern char** environ;
@@ -23,7 +24,7 @@ struct login_flags {
   std::string client_id, client_secret, scope, client_metadata_url;
   int port = 0;
   bool no_browser = false;
-  int timeout = 300;
+  std::chrono::milliseconds timeout{std::chrono::minutes(5)};
   bool json_out = false;
 };
 
@@ -78,7 +79,7 @@ int login(const login_flags& f) {
     if (!f.no_browser && open_in_browser(url)) std::cerr << "tooluse: (opened in your browser)\n";
     std::cerr << "tooluse: waiting for the sign-in to finish at " << rx->redirect_uri() << "\n"
               << std::flush;
-    return rx->wait(std::chrono::seconds(f.timeout));
+    return rx->wait(std::chrono::duration_cast<std::chrono::seconds>(f.timeout));
   };
   std::shared_ptr<auth::oauth_authorizer> a;
   try {
@@ -130,8 +131,8 @@ void setup(CLI::App& app, app_state& state) {
                         "This client's Client ID Metadata Document (https URL)");
   login_cmd->add_option("--port", lf->port, "Loopback port for the redirect (0: any free port)")
       ->capture_default_str();
-  login_cmd->add_option("--timeout", lf->timeout, "Seconds to wait for the sign-in")
-      ->capture_default_str();
+  add_duration_option(*login_cmd, "--timeout", lf->timeout,
+                      "How long to wait for the sign-in, e.g. 90s, 5m");
   login_cmd->add_flag("--no-browser", lf->no_browser, "Only print the URL to open");
   login_cmd->add_flag("--json", lf->json_out, "Print the outcome as JSON");
   login_cmd->footer(

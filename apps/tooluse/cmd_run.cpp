@@ -1,10 +1,15 @@
 // tooluse run "QUESTION": one agent run against a model, tools from the built-in registry.
+#include <unistd.h>
+
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 
 #include "agent_setup.hpp"
 #include "tooluse/exec/executor.hpp"
+#include "tooluse/telemetry/trace.hpp"
 
 namespace tooluse::cli {
 namespace {
@@ -28,14 +33,24 @@ struct progress_printer {
 
   void operator()(const agent_event& e) {
     if (trace && e.what != agent_event::kind::reasoning_delta)
-      *trace << dump_json(agent_event_to_json(e)) << "\n" << std::flush;
+      write_trace_line(*trace, agent_event_to_json(e));
     if (json_output) return;
     switch (e.what) {
+      case agent_event::kind::model_request:
+        spinner->waiting(true);
+        break;
+      case agent_event::kind::model_response:
+      case agent_event::kind::answer:
+      case agent_event::kind::error:
+        spinner->waiting(false);
+        break;
       case agent_event::kind::text_delta:
+        spinner->waiting(false);
         std::cout << e.text << std::flush;
         streamed = true;
         break;
       case agent_event::kind::tool_call:
+        spinner->waiting(false);
         if (streamed) std::cout << "\n" << std::flush;
         streamed = false;
         spinner->print(tool_call_line(e));
@@ -84,21 +99,39 @@ json run_json(const run_result& r, bool priced) {
 }
 
 int run_agent(run_options& o) {
+  // The question: the argument, or stdin when it is "-" or absent and stdin is not a terminal
+  // (echo "What is 2*3?" | tooluse run; tooluse run - < task.txt).
+  if (o.question.empty() || o.question == "-") {
+    if (o.question.empty() && ::isatty(STDIN_FILENO))
+      return usage_error(
+          "run: give the question as an argument or pipe it on stdin, e.g.\n"
+          "  tooluse run \"What is 2*3?\"\n  echo \"What is 2*3?\" | tooluse run");
+    o.question.assign(std::istreambuf_iterator<char>(std::cin), {});
+    while (!o.question.empty() && (o.question.back() == '\n' || o.question.back() == '\r'))
+      o.question.pop_back();
+    if (o.question.empty()) return usage_error("run: the question read from stdin is empty");
+  }
   auto resolved = resolve_model(o.model, o.tools);
   if (!resolved) return usage_error(resolved.error().message);
+  // One trace per command: mounting --mcp servers and the agent run share this root span.
+  auto root = telemetry::start_span("tooluse run");
   auto registry = make_registry(o.tools);
   if (!registry) return usage_error(registry.error().message);
+  if (auto ok = check_tool_choice(o.model, **registry); !ok) return usage_error(ok.error().message);
   std::ofstream trace;
   if (!o.trace.empty()) {
     trace.open(o.trace, std::ios::trunc);
     if (!trace) return usage_error("cannot write the trace file \"" + o.trace + "\"");
+    write_trace_line(trace, trace_header(o.question, o.model, **registry));
   }
   // --json keeps stderr free of animation too: the spinner draws only for the human view.
   auto spinner = o.json_output ? std::make_unique<tool_spinner>(
                                      tool_spinner_options{.out = &std::cerr, .terminal = false})
                                : make_stderr_spinner();
-  exec::executor executor(
-      **registry, {.max_threads = 8, .approval = approval_prompt(o.model.yes, spinner.get())});
+  exec::executor executor(**registry, {.max_threads = 8,
+                                       .approval = approval_prompt(o.model.yes, spinner.get()),
+                                       .on_event = o.json_output ? exec::event_callback{}
+                                                                 : progress_lines(spinner.get())});
   progress_printer printer{.json_output = o.json_output,
                            .trace = trace.is_open() ? &trace : nullptr,
                            .spinner = spinner.get()};
@@ -134,7 +167,8 @@ int run_agent(run_options& o) {
 void setup(CLI::App& app, app_state& state) {
   auto o = std::make_shared<run_options>();
   auto* cmd = app.add_subcommand("run", "Answer a question with a model that can call tools");
-  cmd->add_option("question", o->question, "The question or task")->required();
+  cmd->add_option("question", o->question,
+                  "The question or task (- or absent: read it from stdin when piped)");
   add_registry_flags(*cmd, o->tools);
   add_model_flags(*cmd, o->model);
   cmd->add_option("--trace", o->trace, "Write every step as JSON Lines to FILE");
@@ -142,7 +176,10 @@ void setup(CLI::App& app, app_state& state) {
                 "Print {answer, turns, tool_calls, usage, cost} as JSON instead of streaming "
                 "(cost in USD, null when the model has no price in the catalog)");
   cmd->footer(
-      "The answer streams to stdout; tool calls and their outcomes go to stderr.\n"
+      "The answer streams to stdout; tool calls and their outcomes go to stderr (with a spinner\n"
+      "and MCP progress when stderr is a terminal).\n"
+      "Examples:\n  tooluse run \"What is 13! / 7?\" --tools calculator\n"
+      "  git diff | tooluse run --system \"Review this diff\"\n"
       "Exit status: 0 answered, 1 the run failed (provider error, max turns, budget),\n"
       "2 bad usage or no provider configured.");
   cmd->callback([o, &state] { state.action = [o] { return run_agent(*o); }; });

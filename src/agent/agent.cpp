@@ -5,6 +5,7 @@
 
 #include "tool_offer.hpp"
 #include "tooluse/exec/executor.hpp"
+#include "tooluse/telemetry/trace.hpp"
 
 namespace tooluse {
 namespace {
@@ -152,7 +153,22 @@ std::vector<tool_result> agent::run_calls(int turn, const std::vector<tool_call>
 result<run_result> agent::run(std::string user_text, std::stop_token stop) {
   last_ = {};
   history_.push_back(llm::message::user(std::move(user_text)));
+  // GenAI semantic conventions: the run is an invoke_agent span; model requests and tool calls
+  // are its children.
+  auto span = telemetry::start_span("invoke_agent tooluse");
+  if (span.recording()) {
+    span.set("gen_ai.operation.name", "invoke_agent");
+    span.set("gen_ai.agent.name", "tooluse");
+    span.set("gen_ai.provider.name", model_.name());
+  }
+  auto record_usage = [&] {
+    if (!span.recording()) return;
+    span.set("gen_ai.usage.input_tokens", static_cast<std::int64_t>(last_.usage.input_tokens));
+    span.set("gen_ai.usage.output_tokens", static_cast<std::int64_t>(last_.usage.output_tokens));
+  };
   auto failed = [&](error e) -> result<run_result> {
+    record_usage();
+    span.set_error(e.message, std::string(to_string(e.code)));
     emit({.what = agent_event::kind::error, .turn = last_.turns, .text = e.message});
     return fail(std::move(e));
   };
@@ -164,8 +180,28 @@ result<run_result> agent::run(std::string user_text, std::stop_token stop) {
            "agent: max_turns (" + std::to_string(options_.max_turns) +
                ") reached without a final answer; raise --max-turns or simplify the task"});
     last_.turns = turn;
+    auto asked = std::chrono::steady_clock::now();
+    auto chat = telemetry::start_span("chat", telemetry::span_kind::client);
+    chat.set("gen_ai.operation.name", "chat");
+    chat.set("gen_ai.provider.name", model_.name());
     auto reply = ask(turn, stop);
-    if (!reply) return failed(reply.error());
+    if (!reply) {
+      chat.set_error(reply.error().message, std::string(to_string(reply.error().code)));
+      chat.end();
+      return failed(reply.error());
+    }
+    if (chat.recording()) {
+      if (!reply->model.empty()) {
+        chat.set_name("chat " + reply->model);
+        chat.set("gen_ai.request.model", reply->model);
+        chat.set("gen_ai.response.model", reply->model);
+      }
+      if (!reply->id.empty()) chat.set("gen_ai.response.id", reply->id);
+      chat.set("gen_ai.usage.input_tokens", static_cast<std::int64_t>(reply->usage.input_tokens));
+      chat.set("gen_ai.usage.output_tokens", static_cast<std::int64_t>(reply->usage.output_tokens));
+      chat.set("gen_ai.response.finish_reasons", std::string(llm::to_string(reply->finish)));
+    }
+    chat.end();
     reply->usage.requests = 1;
     previous_usage_ = reply->usage;
     last_.usage += reply->usage;
@@ -173,7 +209,11 @@ result<run_result> agent::run(std::string user_text, std::stop_token stop) {
     emit({.what = agent_event::kind::model_response,
           .turn = turn,
           .text = std::string(llm::to_string(reply->finish)),
-          .usage = reply->usage});
+          .duration = std::chrono::duration_cast<std::chrono::milliseconds>(
+              std::chrono::steady_clock::now() - asked),
+          .usage = reply->usage,
+          .reply = reply->reply,
+          .model = reply->model});
     if (reply->finish == llm::finish_reason::length && !reply->reply.tool_calls.empty())
       return failed({errc::protocol_error,
                      "agent: the model hit its output token limit while writing tool-call "
@@ -187,6 +227,7 @@ result<run_result> agent::run(std::string user_text, std::stop_token stop) {
             .turn = turn,
             .text = last_.answer,
             .usage = last_.usage});
+      record_usage();
       return last_;
     }
     auto results = run_calls(turn, reply->reply.tool_calls, stop);

@@ -141,13 +141,17 @@ result<chat_response> openai_responses::complete(const chat_request& req,
     out = detail::responses_decode(*j, req, tools->names);
   } else {
     stream_state state{.req = &req, .names = &tools->names, .callbacks = &callbacks};
-    http::sse_parser parser;
+    http::sse_parser parser({.max_event_bytes = options_.max_event_bytes});
     auto handler = [&](const http::sse_event& ev) { state.on_event(ev); };
     detail::exchange_hooks hooks{.on_body = [&](std::string_view chunk) {
-      parser.feed(chunk, handler);
-      return true;
+      if (auto st = parser.feed(chunk, handler); !st && !state.failure) {
+        state.failure = st.error();
+        state.failure->message = "openai-responses: " + state.failure->message;
+      }
+      return !state.failure;  // a broken or oversized stream is abandoned at once
     }};
     auto res = detail::send_with_retry(options_, "openai-responses", std::move(hreq), hooks, stop);
+    if (!res && state.failure) return fail(*state.failure);
     if (!res) return fail(res.error());
     out = state.finish();
   }

@@ -135,7 +135,9 @@ TEST_P(providers_cli, parallel_calls_are_answered_in_order_with_reasoning_and_si
   EXPECT_EQ(sent[0].text, "6");
   EXPECT_EQ(sent[1].id, "call_b");
   EXPECT_EQ(sent[1].text, "20");
-  if (gemini()) EXPECT_EQ(sent[1].name, "calculator");
+  if (gemini()) {
+    EXPECT_EQ(sent[1].name, "calculator");
+  }
 }
 
 TEST_P(providers_cli, tool_choice_and_allowed_tools_use_the_providers_modes) {

@@ -26,7 +26,7 @@ struct login_process {
     int p[2];
     EXPECT_EQ(::pipe(p), 0);
     std::vector<std::string> args = {TOOLUSE_CLI_PATH, "mcp",       "login", url,
-                                     "--no-browser",   "--timeout", "60"};
+                                     "--no-browser",   "--timeout", "60s"};
     std::vector<std::string> env = {"PATH=/usr/bin:/bin", "HOME=" + home.string(),
                                     "XDG_STATE_HOME=" + (home / "state").string()};
     std::vector<char*> argv, envp;
