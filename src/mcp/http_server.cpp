@@ -3,6 +3,7 @@
 #include <sys/socket.h>
 #include <sys/time.h>
 
+#include <boost/url.hpp>
 #include <iostream>
 
 #include "mcp/http_server_impl.hpp"
@@ -201,12 +202,11 @@ void http_server::impl::serve_connection(tcp::socket sock) {
 
 namespace {
 
+// host_part is the host of a Host header's "host[:port]" (an IPv6 literal keeps its brackets);
+// "" when it is not an authority.
 std::string host_part(std::string_view hostport) {
-  if (!hostport.empty() && hostport.front() == '[') {
-    auto close = hostport.find(']');
-    return std::string(hostport.substr(0, close == std::string_view::npos ? hostport.size() : close + 1));
-  }
-  return std::string(hostport.substr(0, hostport.find(':')));
+  auto a = boost::urls::parse_authority(hostport);
+  return a ? std::string(a->encoded_host()) : std::string();
 }
 
 bool is_loopback_bind(const std::string& host) {
@@ -230,9 +230,8 @@ bool http_server::impl::check_host_origin(const http_request& req) const {
   if (!host.empty() && !ok(host_part(host))) return false;
   auto origin = req[http::field::origin];
   if (!origin.empty() && origin != "null") {
-    auto scheme = origin.find("://");
-    if (scheme == std::string_view::npos) return false;
-    if (!ok(host_part(origin.substr(scheme + 3)))) return false;
+    auto u = boost::urls::parse_uri(origin);
+    if (!u || !u->has_authority() || !ok(std::string(u->encoded_host()))) return false;
   }
   return true;
 }
