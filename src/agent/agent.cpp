@@ -1,8 +1,11 @@
 // The agent loop. One run: ask the model, run the calls it makes, feed the results back.
 #include "tooluse/agent/agent.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
+#include "agent/journal_hooks.hpp"
+#include "tooluse/agent/journal.hpp"
 #include "tooluse/exec/executor.hpp"
 
 namespace tooluse {
@@ -69,12 +72,19 @@ result<llm::chat_response> agent::ask(int turn, std::stop_token stop) {
 }
 
 std::vector<tool_result> agent::run_calls(int turn, const std::vector<tool_call>& calls,
-                                          std::stop_token stop) {
+                                          std::stop_token stop,
+                                          const std::map<std::string, tool_result>* done) {
   std::vector<tool_result> results(calls.size());
   std::vector<tool_call> to_run;
   std::vector<size_t> slots;
+  std::vector<char> replayed(calls.size(), 0);
   for (size_t i = 0; i < calls.size(); ++i) {
     const tool_call& c = calls[i];
+    if (done && done->count(c.id)) {  // journaled before a crash: never run again
+      results[i] = done->at(c.id);
+      replayed[i] = 1;
+      continue;
+    }
     emit({.what = agent_event::kind::tool_call, .turn = turn, .call = c});
     auto entry = tools_.find(c.name);
     if (c.arguments.is_null()) {
@@ -96,17 +106,30 @@ std::vector<tool_result> agent::run_calls(int turn, const std::vector<tool_call>
     to_run.push_back(c);
     slots.push_back(i);
   }
+  journal_hooks hooks(options_.journal.get(), turn, to_run.size());
   if (!to_run.empty()) {
     std::vector<tool_result> ran;
     if (options_.runner) {
+      for (const auto& c : to_run) hooks.started(c);
       ran = options_.runner(to_run, stop);
     } else {
       exec::executor& ex = options_.executor ? *options_.executor : *own_executor_;
-      ran = ex.run_all(to_run, {.stop = stop});
+      exec::run_options ro{.stop = stop};
+      if (options_.journal) {
+        ro.idempotency_scope = options_.journal->run_id();
+        ro.on_event = [&hooks](const exec::call_event& e) { hooks.on_event(e); };
+      }
+      ran = ex.run_all(to_run, ro);
     }
-    for (size_t k = 0; k < slots.size() && k < ran.size(); ++k) results[slots[k]] = std::move(ran[k]);
+    for (size_t k = 0; k < slots.size() && k < ran.size(); ++k) {
+      hooks.finished(k, to_run[k], ran[k]);
+      results[slots[k]] = std::move(ran[k]);
+    }
   }
   for (size_t i = 0; i < calls.size(); ++i) {
+    if (replayed[i]) continue;
+    if (options_.journal && exec::pending_from_result(results[i])) continue;  // see finish_calls
+    if (!std::count(slots.begin(), slots.end(), i)) hooks.finished_here(calls[i], results[i]);
     auto& seen = seen_calls_[call_key(calls[i])];
     if (!calls[i].arguments.is_null()) {
       ++seen.count;
@@ -117,45 +140,84 @@ std::vector<tool_result> agent::run_calls(int turn, const std::vector<tool_call>
           .result = results[i], .duration = ms});
     last_.tool_calls.push_back({calls[i], results[i], ms, turn});
   }
+  journal_error_ = hooks.error();
   return results;
+}
+
+// finish_calls appends the results to the conversation, or, in a journaled run where some
+// calls wait for approval, records the wait and stops the run.
+status agent::finish_calls(int turn, const std::vector<tool_call>& calls,
+                           std::vector<tool_result>& results) {
+  if (journal_error_) return fail(*journal_error_);
+  if (options_.journal) {
+    last_.waiting.clear();
+    for (size_t i = 0; i < calls.size(); ++i) {
+      auto pending = exec::pending_from_result(results[i]);
+      if (!pending) continue;
+      if (auto s = options_.journal->approval_waiting(turn, calls[i], pending->reason); !s) return s;
+      last_.waiting.push_back(calls[i]);
+    }
+    if (!last_.waiting.empty())
+      return fail(errc::permission_denied,
+                  "agent: the run waits for approval of \"" + last_.waiting[0].name + "\" (call " +
+                      last_.waiting[0].id + "); approve or deny it, then resume the run");
+  }
+  for (size_t i = 0; i < results.size(); ++i)
+    history_.push_back(llm::message::tool_result(calls[i], results[i]));
+  return {};
+}
+
+result<run_result> agent::fail_run(error e) {
+  emit({.what = agent_event::kind::error, .turn = last_.turns, .text = e.message});
+  if (options_.journal && last_.waiting.empty()) (void)options_.journal->failed(e);
+  return fail(std::move(e));
 }
 
 result<run_result> agent::run(std::string user_text, std::stop_token stop) {
   last_ = {};
+  journal_error_.reset();
   history_.push_back(llm::message::user(std::move(user_text)));
-  auto failed = [&](error e) -> result<run_result> {
-    emit({.what = agent_event::kind::error, .turn = last_.turns, .text = e.message});
-    return fail(std::move(e));
-  };
-  for (int turn = 1;; ++turn) {
-    if (stop.stop_requested()) return failed({errc::cancelled, "agent: the run was cancelled"});
+  if (options_.journal)
+    if (auto s = options_.journal->started(history_); !s) return fail_run(s.error());
+  return loop(1, stop);
+}
+
+result<run_result> agent::loop(int first_turn, std::stop_token stop) {
+  run_journal* journal = options_.journal.get();
+  for (int turn = first_turn;; ++turn) {
+    if (stop.stop_requested()) return fail_run({errc::cancelled, "agent: the run was cancelled"});
     if (turn > options_.max_turns)
-      return failed({errc::budget_exceeded,
-                     "agent: max_turns (" + std::to_string(options_.max_turns) +
-                         ") reached without a final answer; raise --max-turns or simplify the task"});
+      return fail_run({errc::budget_exceeded,
+                       "agent: max_turns (" + std::to_string(options_.max_turns) +
+                           ") reached without a final answer; raise --max-turns or simplify the task"});
     last_.turns = turn;
+    if (journal)
+      if (auto s = journal->model_request(turn); !s) return fail_run(s.error());
     auto reply = ask(turn, stop);
-    if (!reply) return failed(reply.error());
+    if (!reply) return fail_run(reply.error());
+    if (journal)
+      if (auto s = journal->model_response(turn, *reply); !s) return fail_run(s.error());
     last_.usage += reply->usage;
     last_.finish = reply->finish;
     emit({.what = agent_event::kind::model_response, .turn = turn,
           .text = std::string(llm::to_string(reply->finish)), .usage = reply->usage});
     if (reply->finish == llm::finish_reason::length && !reply->reply.tool_calls.empty())
-      return failed({errc::protocol_error,
-                     "agent: the model hit its output token limit while writing tool-call "
-                     "arguments, so they are truncated; raise max_tokens"});
+      return fail_run({errc::protocol_error,
+                       "agent: the model hit its output token limit while writing tool-call "
+                       "arguments, so they are truncated; raise max_tokens"});
     history_.push_back(reply->reply);
-    if (auto budget = check_budget(); !budget) return failed(budget.error());
+    if (auto budget = check_budget(); !budget) return fail_run(budget.error());
     if (reply->reply.tool_calls.empty()) {
       if (reply->finish == llm::finish_reason::pause) continue;  // Anthropic pause_turn
       last_.answer = reply->reply.text();
+      if (journal)
+        if (auto s = journal->answered(turn, last_.answer, last_.usage); !s) return fail_run(s.error());
       emit({.what = agent_event::kind::answer, .turn = turn, .text = last_.answer,
             .usage = last_.usage});
       return last_;
     }
     auto results = run_calls(turn, reply->reply.tool_calls, stop);
-    for (size_t i = 0; i < results.size(); ++i)
-      history_.push_back(llm::message::tool_result(reply->reply.tool_calls[i], results[i]));
+    if (auto s = finish_calls(turn, reply->reply.tool_calls, results); !s) return fail_run(s.error());
   }
 }
 

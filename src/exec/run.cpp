@@ -95,6 +95,9 @@ outcome_result executor::impl::invoke(job& j, std::stop_token stop) {
                        },
                    .call_id = j.call.id,
                    .session = j.batch->options.session};
+  if (!j.batch->options.idempotency_scope.empty())
+    ctx.idempotency_key = j.call.id.empty() ? j.batch->options.idempotency_scope
+                                            : j.batch->options.idempotency_scope + "/" + j.call.id;
   const bool may_retry = j.entry->definition.annotations.idempotent.value_or(false);
   const auto started = steady::now();
   outcome_result out;

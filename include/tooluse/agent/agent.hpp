@@ -22,6 +22,8 @@ namespace tooluse {
 namespace exec {
 class executor;
 }
+class run_journal;
+struct run_snapshot;
 
 /// tool_runner runs a batch of calls and returns one result per call, in call order.
 using tool_runner =
@@ -48,6 +50,10 @@ struct agent_options {
   exec::executor* executor = nullptr;
   /// runner overrides the executor entirely (tests, custom engines).
   tool_runner runner;
+  /// journal, when set, makes the run durable: every step is recorded before it takes effect
+  /// (tooluse/agent/journal.hpp), tool calls get idempotency keys, and a dangerous call the
+  /// approval policy defers stops the run as waiting instead of answering the model.
+  std::shared_ptr<run_journal> journal;
 };
 
 /// tool_call_record is one call of a run with its outcome.
@@ -65,6 +71,8 @@ struct run_result {
   std::vector<tool_call_record> tool_calls;
   llm::usage usage;
   llm::finish_reason finish = llm::finish_reason::stop;
+  /// waiting holds the calls a journaled run stopped for, waiting for approval.
+  std::vector<tool_call> waiting;
 };
 
 /// agent holds a conversation with one model over one registry. Not thread-safe: one run at a
@@ -90,6 +98,12 @@ class agent {
   /// arguments cut at the token limit), and every provider error.
   result<run_result> run(std::string user_text, std::stop_token stop = {});
 
+  /// resume continues a journaled run from `snapshot` (run_journal, options().journal): the
+  /// conversation is replaced by the snapshot's, the last response's calls without a journaled
+  /// result run (the others are not repeated), and the loop goes on. A done snapshot returns
+  /// its answer without asking the model. Errors: as run.
+  result<run_result> resume(const run_snapshot& snapshot, std::stop_token stop = {});
+
   /// history returns the conversation so far (system prompt included).
   const std::vector<llm::message>& history() const { return history_; }
 
@@ -104,8 +118,13 @@ class agent {
 
  private:
   result<llm::chat_response> ask(int turn, std::stop_token stop);
+  result<run_result> loop(int first_turn, std::stop_token stop);
+  result<run_result> fail_run(error e);
   std::vector<tool_result> run_calls(int turn, const std::vector<tool_call>& calls,
-                                     std::stop_token stop);
+                                     std::stop_token stop,
+                                     const std::map<std::string, tool_result>* done = nullptr);
+  status finish_calls(int turn, const std::vector<tool_call>& calls,
+                      std::vector<tool_result>& results);
   status check_budget() const;
   void emit(agent_event e) const;
 
@@ -120,6 +139,7 @@ class agent {
     std::string last_text;
   };
   std::map<std::string, loop_entry> seen_calls_;
+  std::optional<error> journal_error_;
 };
 
 }  // namespace tooluse
