@@ -10,13 +10,13 @@
 
 #include <cstdlib>
 #include <thread>
+// test_support.cpp wants the shared folder's default path.
+#define TOOLUSE_SHARED_DIR_DEFAULT TOOLUSE_SHARED_DIR
 #include "support/postgres_fixture.hpp"
 #include "support/test_support.cpp"
 #include "tooluse/exec/executor.hpp"
 #include "tooluse/store/queue.hpp"
 #include "tooluse/store/store.hpp"
-
-#define TOOLUSE_SHARED_DIR_DEFAULT TOOLUSE_SHARED_DIR
 
 namespace {
 

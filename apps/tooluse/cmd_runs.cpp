@@ -21,7 +21,8 @@ struct runs_flags {
 result<std::unique_ptr<store::run_store>> open(const runs_flags& f) {
   std::string loc = store_location(f.store);
   if (loc.empty())
-    return fail(errc::invalid_argument, "no store: pass --store FILE|postgresql://... or set TOOLUSE_STORE");
+    return fail(errc::invalid_argument,
+                "no store: pass --store FILE|postgresql://... or set TOOLUSE_STORE");
   return store::open_store(loc);
 }
 
@@ -35,9 +36,14 @@ std::string when(std::int64_t ms) {
 json info_json(const store::run_info& i) {
   json settings = i.settings;
   settings.erase("mcp_config");
-  return {{"run_id", i.id}, {"status", to_string(i.status)}, {"question", i.question},
-          {"answer", i.answer}, {"error", i.error}, {"created_ms", i.created_ms},
-          {"updated_ms", i.updated_ms}, {"settings", settings}};
+  return {{"run_id", i.id},
+          {"status", to_string(i.status)},
+          {"question", i.question},
+          {"answer", i.answer},
+          {"error", i.error},
+          {"created_ms", i.created_ms},
+          {"updated_ms", i.updated_ms},
+          {"settings", settings}};
 }
 
 int list(const runs_flags& f) {
@@ -69,12 +75,16 @@ int show(const runs_flags& f) {
     json j = info_json(*info);
     j["steps"] = json::array();
     for (const auto& st : *steps)
-      j["steps"].push_back({{"seq", st.seq}, {"kind", st.kind}, {"turn", st.turn},
-                            {"call_id", st.call_id}, {"data", st.data}, {"ts_ms", st.ts_ms}});
+      j["steps"].push_back({{"seq", st.seq},
+                            {"kind", st.kind},
+                            {"turn", st.turn},
+                            {"call_id", st.call_id},
+                            {"data", st.data},
+                            {"ts_ms", st.ts_ms}});
     j["waiting"] = json::array();
     for (const auto& [c, reason] : *waiting)
-      j["waiting"].push_back({{"call_id", c.id}, {"name", c.name}, {"arguments", c.arguments},
-                              {"reason", reason}});
+      j["waiting"].push_back(
+          {{"call_id", c.id}, {"name", c.name}, {"arguments", c.arguments}, {"reason", reason}});
     std::cout << dump_json(j, 2) << "\n";
     return 0;
   }
@@ -120,10 +130,11 @@ int decide(const runs_flags& f, store::decision d) {
       std::cerr << "tooluse runs: " << r.error().message << "\n";
       return 1;
     }
-    std::cerr << (d == store::decision::approved ? "approved " : "denied ") << f.id << " " << c << "\n";
+    std::cerr << (d == store::decision::approved ? "approved " : "denied ") << f.id << " " << c
+              << "\n";
   }
-  std::cerr << "resume the run with: tooluse runs resume " << f.id << " --store " << store_location(f.store)
-            << "\n";
+  std::cerr << "resume the run with: tooluse runs resume " << f.id << " --store "
+            << store_location(f.store) << "\n";
   return 0;
 }
 
@@ -135,8 +146,10 @@ int resume(const runs_flags& f) {
   run_request req;
   req.model.yes = f.yes;
   apply_settings(info->settings, req.model, req.tools);
-  req.durable = {.store = store_location(f.store), .run_id = f.id,
-                 .queue = info->settings.value("queue", std::string()), .resume = true};
+  req.durable = {.store = store_location(f.store),
+                 .run_id = f.id,
+                 .queue = info->settings.value("queue", std::string()),
+                 .resume = true};
   req.question = info->question;
   req.json_output = f.json_output;
   s->reset();  // run_agent opens its own connection
@@ -146,8 +159,9 @@ int resume(const runs_flags& f) {
 void setup(CLI::App& app, app_state& state) {
   auto* runs = app.add_subcommand("runs", "Durable runs: list, show, resume, approve or deny them");
   runs->require_subcommand(1);
-  runs->footer("The store is --store FILE (SQLite) or --store postgresql://... (default $TOOLUSE_STORE).\n"
-               "See docs/durable-runs.md.");
+  runs->footer(
+      "The store is --store FILE (SQLite) or --store postgresql://... (default $TOOLUSE_STORE).\n"
+      "See docs/durable-runs.md.");
   auto f = std::make_shared<runs_flags>();
   auto add_store = [f](CLI::App* c) {
     c->add_option("--store", f->store, "The store: a SQLite file or a postgresql:// URL");
@@ -157,28 +171,34 @@ void setup(CLI::App& app, app_state& state) {
   l->add_option("--limit", f->limit, "At most this many (default 50)");
   l->add_flag("--json", f->json_output, "Print a JSON array");
   l->callback([f, &state] { state.action = [f] { return list(*f); }; });
-  auto* sh = runs->add_subcommand("show", "Show a run: status, answer, its journal, calls waiting for approval");
+  auto* sh = runs->add_subcommand(
+      "show", "Show a run: status, answer, its journal, calls waiting for approval");
   add_store(sh);
   sh->add_option("id", f->id, "The run id")->required();
   sh->add_flag("--json", f->json_output, "Print JSON");
   sh->callback([f, &state] { state.action = [f] { return show(*f); }; });
-  auto* re = runs->add_subcommand("resume", "Finish a run: completed model requests and tool calls are not repeated");
+  auto* re = runs->add_subcommand(
+      "resume", "Finish a run: completed model requests and tool calls are not repeated");
   add_store(re);
   re->add_option("id", f->id, "The run id")->required();
-  re->add_flag("--json", f->json_output, "Print {answer, turns, tool_calls, usage, run_id} as JSON");
+  re->add_flag("--json", f->json_output,
+               "Print {answer, turns, tool_calls, usage, run_id} as JSON");
   re->add_flag("--yes,-y", f->yes, "Approve dangerous tools without asking");
-  re->footer("Secrets (API keys) come from the environment again; everything else from the store.\n"
-             "Exit status: 0 answered, 1 failed, 2 bad usage, 3 waits for an approval.");
+  re->footer(
+      "Secrets (API keys) come from the environment again; everything else from the store.\n"
+      "Exit status: 0 answered, 1 failed, 2 bad usage, 3 waits for an approval.");
   re->callback([f, &state] { state.action = [f] { return resume(*f); }; });
   for (auto [name, d] : {std::pair{"approve", store::decision::approved},
                          std::pair{"deny", store::decision::denied}}) {
-    auto* c = runs->add_subcommand(name, std::string(name == std::string("approve") ? "Approve" : "Deny") +
-                                             " a call the run waits for (all of them without CALL_ID)");
+    auto* c = runs->add_subcommand(
+        name, std::string(name == std::string("approve") ? "Approve" : "Deny") +
+                  " a call the run waits for (all of them without CALL_ID)");
     add_store(c);
     c->add_option("id", f->id, "The run id")->required();
     c->add_option("call_id", f->call_id, "The model's tool-call id (see `tooluse runs show`)");
     if (d == store::decision::denied)
-      c->add_option("--message", f->message, "What the model is told (default: the user denied it)");
+      c->add_option("--message", f->message,
+                    "What the model is told (default: the user denied it)");
     c->callback([f, d, &state] { state.action = [f, d] { return decide(*f, d); }; });
   }
 }

@@ -20,7 +20,9 @@ class pausing_journal final : public run_journal {
   pausing_journal(std::shared_ptr<run_journal> inner, std::string kind, int n)
       : inner_(std::move(inner)), kind_(std::move(kind)), n_(n) {}
   std::string run_id() const override { return inner_->run_id(); }
-  status started(const std::vector<llm::message>& h) override { return hit("started", inner_->started(h)); }
+  status started(const std::vector<llm::message>& h) override {
+    return hit("started", inner_->started(h));
+  }
   status model_request(int t) override { return hit("model_request", inner_->model_request(t)); }
   status model_response(int t, const llm::chat_response& r) override {
     return hit("model_response", inner_->model_response(t, r));
@@ -77,12 +79,13 @@ std::string store_location(const std::string& flag) {
 }
 
 json settings_of(const model_flags& m, const registry_flags& r) {
-  json s = {{"provider", m.provider}, {"base_url", m.base_url}, {"model", m.model},
-            {"api_key_env", m.api_key_env}, {"system", m.system}, {"tool_choice", m.tool_choice},
-            {"tool_format", m.tool_format}, {"stream", !m.no_stream}, {"no_parallel", m.no_parallel},
-            {"strict", m.strict}, {"yes", m.yes},
-            {"root", absolute(r.root)}, {"network", r.network}, {"shell", r.shell},
-            {"tools", r.tools}, {"mcp", absolute(r.mcp)}, {"confirm", r.confirm}};
+  json s = {
+      {"provider", m.provider},       {"base_url", m.base_url}, {"model", m.model},
+      {"api_key_env", m.api_key_env}, {"system", m.system},     {"tool_choice", m.tool_choice},
+      {"tool_format", m.tool_format}, {"stream", !m.no_stream}, {"no_parallel", m.no_parallel},
+      {"strict", m.strict},           {"yes", m.yes},           {"root", absolute(r.root)},
+      {"network", r.network},         {"shell", r.shell},       {"tools", r.tools},
+      {"mcp", absolute(r.mcp)},       {"confirm", r.confirm}};
   if (m.max_turns) s["max_turns"] = *m.max_turns;
   if (m.max_tokens) s["max_tokens"] = *m.max_tokens;
   if (m.max_cost) s["max_cost"] = *m.max_cost;
@@ -121,7 +124,8 @@ void apply_settings(const json& s, model_flags& m, registry_flags& r) {
 status durable_run::open(const durable_flags& f, const model_flags& m, const registry_flags& r) {
   location_ = store_location(f.store);
   if (location_.empty()) {
-    if (f.resume) return fail(errc::invalid_argument, "no store: pass --store or set TOOLUSE_STORE");
+    if (f.resume)
+      return fail(errc::invalid_argument, "no store: pass --store or set TOOLUSE_STORE");
     return {};
   }
   auto s = store::open_store(location_);
@@ -130,7 +134,8 @@ status durable_run::open(const durable_flags& f, const model_flags& m, const reg
   json settings = settings_of(m, r);
   if (!f.queue.empty()) settings["queue"] = f.queue;
   result<std::shared_ptr<run_journal>> j =
-      f.resume ? store_->open_run(f.run_id) : store_->create_run({.id = f.run_id, .settings = settings});
+      f.resume ? store_->open_run(f.run_id)
+               : store_->create_run({.id = f.run_id, .settings = settings});
   if (!j) return fail(j.error());
   journal_ = *j;
   id_ = journal_->run_id();
@@ -156,21 +161,24 @@ exec::approval_policy durable_run::approval(bool yes, tool_spinner* spinner) {
     auto d = store_->decision_for(id_, req.call.id);
     if (d && d->first == store::decision::approved) return exec::approval_decision::approve();
     if (d && d->first == store::decision::denied)
-      return exec::approval_decision::reject(
-          d->second.empty() ? "the user denied running \"" + req.definition.name + "\"" : d->second);
+      return exec::approval_decision::reject(d->second.empty() ? "the user denied running \"" +
+                                                                     req.definition.name + "\""
+                                                               : d->second);
     if (::isatty(STDIN_FILENO)) return ask(req);
     return exec::approval_decision::defer("waiting for approval");
   };
 }
 
 int durable_run::report_waiting(const run_result& r) const {
-  std::string store_arg = location_.find(' ') == std::string::npos ? location_ : "'" + location_ + "'";
+  std::string store_arg =
+      location_.find(' ') == std::string::npos ? location_ : "'" + location_ + "'";
   std::cerr << "tooluse run: the run " << id_ << " waits for approval of:\n";
   for (const auto& c : r.waiting)
     std::cerr << "  " << c.id << "  " << c.name << " " << one_line(dump_json(c.arguments)) << "\n";
   std::cerr << "approve (or deny) from any process with access to the store, then resume:\n"
-            << "  tooluse runs approve " << id_ << " " << (r.waiting.size() == 1 ? r.waiting[0].id : "")
-            << (r.waiting.size() == 1 ? " " : "") << "--store " << store_arg << "\n"
+            << "  tooluse runs approve " << id_ << " "
+            << (r.waiting.size() == 1 ? r.waiting[0].id : "") << (r.waiting.size() == 1 ? " " : "")
+            << "--store " << store_arg << "\n"
             << "  tooluse runs resume " << id_ << " --store " << store_arg << "\n";
   return exit_waiting;
 }

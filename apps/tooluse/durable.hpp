@@ -15,10 +15,10 @@ namespace tooluse::cli {
 inline constexpr int exit_waiting = 3;
 
 struct durable_flags {
-  std::string store;   ///< --store; empty: TOOLUSE_STORE
-  std::string run_id;  ///< --run-id
-  std::string queue;   ///< --queue (PostgreSQL)
-  bool resume = false; ///< set by `runs resume`
+  std::string store;    ///< --store; empty: TOOLUSE_STORE
+  std::string run_id;   ///< --run-id
+  std::string queue;    ///< --queue (PostgreSQL)
+  bool resume = false;  ///< set by `runs resume`
 };
 
 /// add_durable_flags adds --store, --run-id and --queue to `cmd`.

@@ -28,9 +28,11 @@ class journal_hooks {
     if (!journal_ || !e.call) return;
     if (e.kind == exec::event_kind::start) {
       note(journal_->tool_started(turn_, *e.call));
-    } else if (e.kind == exec::event_kind::end && e.result && !exec::pending_from_result(*e.result)) {
-      note(journal_->tool_finished(turn_, *e.call, *e.result,
-                                   std::chrono::duration_cast<std::chrono::milliseconds>(e.duration)));
+    } else if (e.kind == exec::event_kind::end && e.result &&
+               !exec::pending_from_result(*e.result)) {
+      note(journal_->tool_finished(
+          turn_, *e.call, *e.result,
+          std::chrono::duration_cast<std::chrono::milliseconds>(e.duration)));
       std::lock_guard lock(mutex_);
       if (e.index < journaled_.size()) journaled_[e.index] = 1;
     }
@@ -48,8 +50,8 @@ class journal_hooks {
 
   void finished_here(const tool_call& c, const tool_result& r) {
     if (journal_)
-      note(journal_->tool_finished(turn_, c, r,
-                                   std::chrono::duration_cast<std::chrono::milliseconds>(r.duration)));
+      note(journal_->tool_finished(
+          turn_, c, r, std::chrono::duration_cast<std::chrono::milliseconds>(r.duration)));
   }
 
   std::optional<tooluse::error> error() const {

@@ -3,14 +3,17 @@
 namespace tooluse::store::detail {
 
 json call_to_json(const tool_call& c) {
-  json j = {{"id", c.id}, {"name", c.name}, {"raw_arguments", c.raw_arguments},
+  json j = {{"id", c.id},
+            {"name", c.name},
+            {"raw_arguments", c.raw_arguments},
             {"arguments", c.arguments}};
   if (!c.extras.empty()) j["extras"] = c.extras;
   return j;
 }
 
 tool_call call_from_json(const json& j) {
-  tool_call c{.id = j.value("id", ""), .name = j.value("name", ""),
+  tool_call c{.id = j.value("id", ""),
+              .name = j.value("name", ""),
               .raw_arguments = j.value("raw_arguments", "")};
   c.arguments = j.contains("arguments") ? j["arguments"] : json::object();
   if (j.contains("extras") && j["extras"].is_object()) c.extras = j["extras"];
@@ -23,7 +26,8 @@ json journal_message(const llm::message& m) {
     if (p.type == llm::content_part::kind::text)
       parts.push_back({{"type", "text"}, {"text", p.text}});
     else
-      parts.push_back({{"type", "image"}, {"data", p.data}, {"mime_type", p.mime_type}, {"url", p.url}});
+      parts.push_back(
+          {{"type", "image"}, {"data", p.data}, {"mime_type", p.mime_type}, {"url", p.url}});
   }
   json calls = json::array();
   for (const auto& c : m.tool_calls) calls.push_back(call_to_json(c));
@@ -42,19 +46,28 @@ result<llm::message> journal_message_from(const json& j) {
     return fail(errc::parse_error, "store: a journaled message has no role");
   llm::message m;
   std::string role = j["role"];
-  if (role == "system") m.role = llm::role::system;
-  else if (role == "user") m.role = llm::role::user;
-  else if (role == "assistant") m.role = llm::role::assistant;
-  else if (role == "tool") m.role = llm::role::tool;
-  else return fail(errc::parse_error, "store: a journaled message has the unknown role \"" + role + "\"");
+  if (role == "system")
+    m.role = llm::role::system;
+  else if (role == "user")
+    m.role = llm::role::user;
+  else if (role == "assistant")
+    m.role = llm::role::assistant;
+  else if (role == "tool")
+    m.role = llm::role::tool;
+  else
+    return fail(errc::parse_error,
+                "store: a journaled message has the unknown role \"" + role + "\"");
   for (const auto& p : j.value("content", json::array())) {
     if (p.value("type", "") == "image")
-      m.content.push_back({.type = llm::content_part::kind::image, .data = p.value("data", ""),
-                           .mime_type = p.value("mime_type", ""), .url = p.value("url", "")});
+      m.content.push_back({.type = llm::content_part::kind::image,
+                           .data = p.value("data", ""),
+                           .mime_type = p.value("mime_type", ""),
+                           .url = p.value("url", "")});
     else
       m.content.push_back(llm::content_part::text_part(p.value("text", "")));
   }
-  for (const auto& c : j.value("tool_calls", json::array())) m.tool_calls.push_back(call_from_json(c));
+  for (const auto& c : j.value("tool_calls", json::array()))
+    m.tool_calls.push_back(call_from_json(c));
   m.reasoning = j.value("reasoning", "");
   m.tool_call_id = j.value("tool_call_id", "");
   m.tool_name = j.value("tool_name", "");
@@ -64,8 +77,10 @@ result<llm::message> journal_message_from(const json& j) {
 }
 
 json usage_json(const llm::usage& u) {
-  return {{"input_tokens", u.input_tokens}, {"output_tokens", u.output_tokens},
-          {"cache_read_tokens", u.cache_read_tokens}, {"cache_write_tokens", u.cache_write_tokens},
+  return {{"input_tokens", u.input_tokens},
+          {"output_tokens", u.output_tokens},
+          {"cache_read_tokens", u.cache_read_tokens},
+          {"cache_write_tokens", u.cache_write_tokens},
           {"cost", u.cost}};
 }
 

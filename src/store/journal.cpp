@@ -19,8 +19,8 @@ status store_journal::append(const std::string& kind, int turn, const std::strin
   const std::string insert =
       "INSERT INTO tooluse_steps (run_id, seq, kind, turn, call_id, data, ts_ms) "
       "VALUES ($1, $2, $3, $4, $5, $6, $7)";
-  std::vector<param> p = {id_, std::to_string(next_seq_), kind, std::to_string(turn), call_id,
-                          dump_json(data), ts};
+  std::vector<param> p = {id_,     std::to_string(next_seq_), kind, std::to_string(turn),
+                          call_id, dump_json(data),           ts};
   const bool tx = update || approval;
   if (tx)
     if (auto s = db_->begin(); !s) return s;
@@ -64,7 +64,9 @@ status store_journal::started(const std::vector<llm::message>& history) {
   return append("started", 0, "", {{"messages", msgs}}, &u);
 }
 
-status store_journal::model_request(int turn) { return append("model_request", turn, "", json::object()); }
+status store_journal::model_request(int turn) {
+  return append("model_request", turn, "", json::object());
+}
 
 status store_journal::model_response(int turn, const llm::chat_response& reply) {
   return append("model_response", turn, "",
@@ -79,15 +81,15 @@ status store_journal::tool_started(int turn, const tool_call& call) {
 
 status store_journal::tool_finished(int turn, const tool_call& call, const tool_result& result,
                                     std::chrono::milliseconds duration) {
-  return append("tool_finished", turn, call.id,
-                {{"call", call_to_json(call)}, {"result", result_to_json(result)},
-                 {"ms", duration.count()}});
+  return append(
+      "tool_finished", turn, call.id,
+      {{"call", call_to_json(call)}, {"result", result_to_json(result)}, {"ms", duration.count()}});
 }
 
 status store_journal::approval_waiting(int turn, const tool_call& call, const std::string& reason) {
   run_update u{"waiting", "", ""};
-  return append("approval_waiting", turn, call.id, {{"call", call_to_json(call)}, {"reason", reason}},
-                &u, true);
+  return append("approval_waiting", turn, call.id,
+                {{"call", call_to_json(call)}, {"reason", reason}}, &u, true);
 }
 
 status store_journal::answered(int turn, const std::string& answer, const llm::usage& total) {
@@ -97,7 +99,8 @@ status store_journal::answered(int turn, const std::string& answer, const llm::u
 
 status store_journal::failed(const error& e) {
   run_update u{"failed", "error", e.message};
-  return append("failed", 0, "", {{"error", e.message}, {"code", std::string(to_string(e.code))}}, &u);
+  return append("failed", 0, "", {{"error", e.message}, {"code", std::string(to_string(e.code))}},
+                &u);
 }
 
 }  // namespace tooluse::store::detail

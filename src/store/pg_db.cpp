@@ -89,7 +89,8 @@ class pg_db final : public sql_db {
         PQreset(conn_);
         prepared_.clear();
       }
-      return fail(unique ? errc::already_exists : errc::io_error, "PostgreSQL store " + url_ + ": " + msg);
+      return fail(unique ? errc::already_exists : errc::io_error,
+                  "PostgreSQL store " + url_ + ": " + msg);
     }
     rows out;
     int n = PQntuples(r), m = PQnfields(r);
@@ -97,9 +98,10 @@ class pg_db final : public sql_db {
     for (int i = 0; i < n; ++i) {
       row row_;
       for (int c = 0; c < m; ++c)
-        row_.push_back(PQgetisnull(r, i, c) ? std::nullopt
-                                            : std::optional<std::string>(std::string(
-                                                  PQgetvalue(r, i, c), size_t(PQgetlength(r, i, c)))));
+        row_.push_back(PQgetisnull(r, i, c)
+                           ? std::nullopt
+                           : std::optional<std::string>(
+                                 std::string(PQgetvalue(r, i, c), size_t(PQgetlength(r, i, c)))));
       out.push_back(std::move(row_));
     }
     PQclear(r);
@@ -119,8 +121,8 @@ result<std::unique_ptr<sql_db>> open_postgres(const std::string& url) {
     std::string m = PQerrorMessage(c);
     PQfinish(c);
     while (!m.empty() && m.back() == '\n') m.pop_back();
-    return fail(errc::io_error, "cannot connect to the PostgreSQL store " + redact_url(url) + ": " + m +
-                                    "; check the URL, that the server runs, and PGPASSWORD");
+    return fail(errc::io_error, "cannot connect to the PostgreSQL store " + redact_url(url) + ": " +
+                                    m + "; check the URL, that the server runs, and PGPASSWORD");
   }
   auto out = std::make_unique<pg_db>(c, url);
   if (auto s = out->script("SET client_min_messages = warning"); !s) return fail(s.error());

@@ -13,8 +13,8 @@
 #include "store/codec.hpp"
 #include "store/db.hpp"
 #include "store/schema.hpp"
-#include "tooluse/store/store.hpp"
 #include "tooluse/exec/executor.hpp"
+#include "tooluse/store/store.hpp"
 
 namespace tooluse::store {
 
@@ -28,7 +28,8 @@ namespace {
 result<std::unique_ptr<detail::sql_db>> connect(const std::string& url) {
   if (!is_postgres(url))
     return fail(errc::invalid_argument,
-                "a tool-call queue needs a PostgreSQL store (--store postgresql://...), not \"" + url + "\"");
+                "a tool-call queue needs a PostgreSQL store (--store postgresql://...), not \"" +
+                    url + "\"");
   auto db = detail::open_postgres(url);
   if (!db) return fail(db.error());
   if (auto s = detail::migrate(**db); !s) return fail(s.error());
@@ -42,7 +43,8 @@ std::string key_of(const std::string& run_id, const tool_call& c) { return run_i
 tool_queue::tool_queue(std::unique_ptr<impl> i) : impl_(std::move(i)) {}
 tool_queue::~tool_queue() = default;
 
-result<std::unique_ptr<tool_queue>> tool_queue::open(const std::string& url, const std::string& name) {
+result<std::unique_ptr<tool_queue>> tool_queue::open(const std::string& url,
+                                                     const std::string& name) {
   auto db = connect(url);
   if (!db) return fail(db.error());
   if (auto s = (*db)->script("LISTEN tooluse_done"); !s) return fail(s.error());
@@ -52,8 +54,8 @@ result<std::unique_ptr<tool_queue>> tool_queue::open(const std::string& url, con
   return std::unique_ptr<tool_queue>(new tool_queue(std::move(i)));
 }
 
-std::vector<tool_result> tool_queue::run(std::span<const tool_call> calls, const std::string& run_id,
-                                         std::stop_token stop) {
+std::vector<tool_result> tool_queue::run(std::span<const tool_call> calls,
+                                         const std::string& run_id, std::stop_token stop) {
   std::vector<tool_result> out(calls.size());
   auto& db = *impl_->db;
   std::lock_guard lock(db.mutex);
@@ -66,21 +68,24 @@ std::vector<tool_result> tool_queue::run(std::span<const tool_call> calls, const
     rows.push_back({{"k", key}, {"c", dump_json(detail::call_to_json(calls[i]))}});
   }
   // One statement for the batch; a key enqueued before (a resumed run) is left as it is.
-  auto ins = db.exec("INSERT INTO tooluse_queue (queue, idempotency_key, run_id, call) "
-                     "SELECT $1, v.k, $2, v.c FROM json_to_recordset($3::json) AS v(k text, c text) "
-                     "ON CONFLICT (idempotency_key) DO NOTHING",
-                     {impl_->name, run_id, dump_json(rows)});
+  auto ins = db.exec(
+      "INSERT INTO tooluse_queue (queue, idempotency_key, run_id, call) "
+      "SELECT $1, v.k, $2, v.c FROM json_to_recordset($3::json) AS v(k text, c text) "
+      "ON CONFLICT (idempotency_key) DO NOTHING",
+      {impl_->name, run_id, dump_json(rows)});
   if (!ins) {
-    for (auto& x : out) x = tool_result::error("the tool-call queue failed: " + ins.error().message);
+    for (auto& x : out)
+      x = tool_result::error("the tool-call queue failed: " + ins.error().message);
     return out;
   }
   (void)db.exec("SELECT pg_notify('tooluse_queue', $1)", {impl_->name});
   size_t done = 0;
   std::vector<char> have(calls.size(), 0);
   while (done < calls.size()) {
-    auto r = db.exec("SELECT idempotency_key, result FROM tooluse_queue WHERE idempotency_key IN "
-                     "(SELECT json_array_elements_text($1::json)) AND status = 'done'",
-                     {dump_json(keys)});
+    auto r = db.exec(
+        "SELECT idempotency_key, result FROM tooluse_queue WHERE idempotency_key IN "
+        "(SELECT json_array_elements_text($1::json)) AND status = 'done'",
+        {dump_json(keys)});
     if (r) {
       for (const auto& row : *r) {
         size_t i = slot[*row[0]];
@@ -113,20 +118,24 @@ namespace {
 
 // admit counts a call against `tool`'s rate limit in the queue's shared window; false when the
 // window is full. The window restarts when it has passed.
-bool admit(detail::sql_db& db, const std::string& queue, const std::string& tool, const rate_limit& rate) {
+bool admit(detail::sql_db& db, const std::string& queue, const std::string& tool,
+           const rate_limit& rate) {
   const std::string window = std::to_string(double(rate.window.count()) / 1000.0);
   auto reset = db.exec(
-      "INSERT INTO tooluse_queue_limits (queue, tool, window_start, calls) VALUES ($1, $2, now(), 0) "
+      "INSERT INTO tooluse_queue_limits (queue, tool, window_start, calls) VALUES ($1, $2, now(), "
+      "0) "
       "ON CONFLICT (queue, tool) DO UPDATE SET "
       "calls = CASE WHEN tooluse_queue_limits.window_start <= now() - ($3 || ' seconds')::interval "
       "THEN 0 ELSE tooluse_queue_limits.calls END, "
-      "window_start = CASE WHEN tooluse_queue_limits.window_start <= now() - ($3 || ' seconds')::interval "
+      "window_start = CASE WHEN tooluse_queue_limits.window_start <= now() - ($3 || ' "
+      "seconds')::interval "
       "THEN now() ELSE tooluse_queue_limits.window_start END",
       {queue, tool, window});
   if (!reset) return true;  // the limit cannot be checked: do not stall the queue
-  auto r = db.exec("UPDATE tooluse_queue_limits SET calls = calls + 1 WHERE queue = $1 AND tool = $2 "
-                   "AND calls < $3 RETURNING calls",
-                   {queue, tool, std::to_string(rate.calls)});
+  auto r = db.exec(
+      "UPDATE tooluse_queue_limits SET calls = calls + 1 WHERE queue = $1 AND tool = $2 "
+      "AND calls < $3 RETURNING calls",
+      {queue, tool, std::to_string(rate.calls)});
   return !r || !r->empty();
 }
 
@@ -176,9 +185,10 @@ status queue_worker::run(std::stop_token stop) {
       std::unique_lock lk(m);
       cv.wait_for(lk, hs, me.options.lease / 3, [] { return false; });
       if (hs.stop_requested()) break;
-      (void)(*beat)->exec("UPDATE tooluse_queue SET lease_until = now() + ($2 || ' seconds')::interval "
-                          "WHERE worker = $1 AND status = 'leased'",
-                          {wid, lease_s});
+      (void)(*beat)->exec(
+          "UPDATE tooluse_queue SET lease_until = now() + ($2 || ' seconds')::interval "
+          "WHERE worker = $1 AND status = 'leased'",
+          {wid, lease_s});
     }
   });
   me.log("worker " + wid + " takes calls from queue \"" + me.queue + "\"");
@@ -208,17 +218,23 @@ status queue_worker::run(std::stop_token stop) {
     };
     std::vector<job> jobs;
     for (const auto& row : *claimed) {
-      job j{*row[0], *row[1], detail::call_from_json(json::parse(row[3].value_or("{}"), nullptr, false)), {}};
-      if (std::stoi(row[4].value_or("1")) > 1) me.log("taking over " + j.key + " (attempt " + *row[4] + ")");
+      job j{*row[0],
+            *row[1],
+            detail::call_from_json(json::parse(row[3].value_or("{}"), nullptr, false)),
+            {}};
+      if (std::stoi(row[4].value_or("1")) > 1)
+        me.log("taking over " + j.key + " (attempt " + *row[4] + ")");
       if (me.options.tools)
-        if (auto e = me.options.tools->find(j.call.name); e && e->definition.rate.calls > 0 &&
-                                                          !admit(db, me.queue, j.call.name, e->definition.rate)) {
+        if (auto e = me.options.tools->find(j.call.name);
+            e && e->definition.rate.calls > 0 &&
+            !admit(db, me.queue, j.call.name, e->definition.rate)) {
           // Over the shared limit: back to the queue, not before the window ends.
-          (void)db.exec("UPDATE tooluse_queue SET status = 'queued', worker = '', lease_until = "
-                        "(SELECT window_start + ($3 || ' seconds')::interval FROM tooluse_queue_limits "
-                        "WHERE queue = $4 AND tool = $5) WHERE id = $1 AND worker = $2",
-                        {j.id, wid, std::to_string(double(e->definition.rate.window.count()) / 1000.0),
-                         me.queue, j.call.name});
+          (void)db.exec(
+              "UPDATE tooluse_queue SET status = 'queued', worker = '', lease_until = "
+              "(SELECT window_start + ($3 || ' seconds')::interval FROM tooluse_queue_limits "
+              "WHERE queue = $4 AND tool = $5) WHERE id = $1 AND worker = $2",
+              {j.id, wid, std::to_string(double(e->definition.rate.window.count()) / 1000.0),
+               me.queue, j.call.name});
           continue;
         }
       exec::run_options o{.stop = stop, .idempotency_scope = row[2].value_or("")};
@@ -231,15 +247,19 @@ status queue_worker::run(std::stop_token stop) {
     }
     json done = json::array();
     for (auto& j : jobs)
-      done.push_back({{"id", std::stoll(j.id)}, {"result", dump_json(result_to_json(j.result.get()))}});
+      done.push_back(
+          {{"id", std::stoll(j.id)}, {"result", dump_json(result_to_json(j.result.get()))}});
     auto fin = db.exec(
-        "WITH d AS (UPDATE tooluse_queue q SET status = 'done', result = v.result, finished_at = now(), "
+        "WITH d AS (UPDATE tooluse_queue q SET status = 'done', result = v.result, finished_at = "
+        "now(), "
         "lease_until = NULL FROM json_to_recordset($1::json) AS v(id bigint, result text) "
         "WHERE q.id = v.id AND q.worker = $2 AND q.status = 'leased' RETURNING q.id) "
         "SELECT count(*), pg_notify('tooluse_done', $3) FROM d",
         {dump_json(done), wid, me.queue});
-    if (!fin) me.log("finishing failed: " + fin.error().message);
-    else me.completed += std::stoull((*fin)[0][0].value_or("0"));
+    if (!fin)
+      me.log("finishing failed: " + fin.error().message);
+    else
+      me.completed += std::stoull((*fin)[0][0].value_or("0"));
   }
   heart.request_stop();
   return {};

@@ -10,10 +10,14 @@ namespace tooluse::store {
 
 std::string_view to_string(run_status s) noexcept {
   switch (s) {
-    case run_status::running: return "running";
-    case run_status::waiting: return "waiting";
-    case run_status::done: return "done";
-    case run_status::failed: return "failed";
+    case run_status::running:
+      return "running";
+    case run_status::waiting:
+      return "waiting";
+    case run_status::done:
+      return "done";
+    case run_status::failed:
+      return "failed";
   }
   return "running";
 }
@@ -42,7 +46,9 @@ run_status status_from(const std::string& s) {
 }
 
 std::string str(const std::optional<std::string>& v) { return v ? *v : ""; }
-std::int64_t num(const std::optional<std::string>& v) { return v && !v->empty() ? std::stoll(*v) : 0; }
+std::int64_t num(const std::optional<std::string>& v) {
+  return v && !v->empty() ? std::stoll(*v) : 0;
+}
 
 json parse(const std::optional<std::string>& v) {
   if (!v) return json::object();
@@ -52,9 +58,14 @@ json parse(const std::optional<std::string>& v) {
 const char* run_columns = "id, status, settings, question, answer, error, created_ms, updated_ms";
 
 run_info info_from(const row& r) {
-  return {.id = str(r[0]), .status = status_from(str(r[1])), .settings = parse(r[2]),
-          .question = str(r[3]), .answer = str(r[4]), .error = str(r[5]),
-          .created_ms = num(r[6]), .updated_ms = num(r[7])};
+  return {.id = str(r[0]),
+          .status = status_from(str(r[1])),
+          .settings = parse(r[2]),
+          .question = str(r[3]),
+          .answer = str(r[4]),
+          .error = str(r[5]),
+          .created_ms = num(r[6]),
+          .updated_ms = num(r[7])};
 }
 
 // rebuild turns journal steps into a snapshot (see run_journal.hpp and design/store.md).
@@ -64,8 +75,8 @@ result<run_snapshot> rebuild(const std::vector<step>& steps) {
   auto close_turn = [&] {
     for (const auto& c : open_calls) {
       auto it = s.results.find(c.id);
-      tool_result r = it != s.results.end() ? it->second
-                                            : tool_result::error("the call's result was lost");
+      tool_result r =
+          it != s.results.end() ? it->second : tool_result::error("the call's result was lost");
       s.history.push_back(llm::message::tool_result(c, r));
     }
     open_calls.clear();
@@ -110,14 +121,16 @@ class sql_store final : public run_store {
     std::string id = run.id.empty() ? new_run_id() : run.id;
     std::lock_guard lock(db_->mutex);
     std::string ts = std::to_string(now_ms());
-    auto r = db_->exec("INSERT INTO tooluse_runs (id, status, settings, created_ms, updated_ms) "
-                       "VALUES ($1, 'running', $2, $3, $3)",
-                       {id, dump_json(run.settings), ts});
+    auto r = db_->exec(
+        "INSERT INTO tooluse_runs (id, status, settings, created_ms, updated_ms) "
+        "VALUES ($1, 'running', $2, $3, $3)",
+        {id, dump_json(run.settings), ts});
     if (!r) {
       if (r.error().code == errc::already_exists)
-        return fail(errc::already_exists, "the run " + id + " exists already in " + db_->location() +
-                                              "; pick another --run-id or resume it with `tooluse runs resume " +
-                                              id + "`");
+        return fail(errc::already_exists,
+                    "the run " + id + " exists already in " + db_->location() +
+                        "; pick another --run-id or resume it with `tooluse runs resume " + id +
+                        "`");
       return fail(r.error());
     }
     return std::shared_ptr<run_journal>(std::make_shared<store_journal>(db_, id, 1));
@@ -145,7 +158,8 @@ class sql_store final : public run_store {
 
   result<run_info> run(const std::string& id) override {
     std::lock_guard lock(db_->mutex);
-    auto r = db_->exec(std::string("SELECT ") + run_columns + " FROM tooluse_runs WHERE id = $1", {id});
+    auto r =
+        db_->exec(std::string("SELECT ") + run_columns + " FROM tooluse_runs WHERE id = $1", {id});
     if (!r) return fail(r.error());
     if (r->empty())
       return fail(errc::not_found, "no run " + id + " in the store " + db_->location() +
@@ -167,23 +181,29 @@ class sql_store final : public run_store {
   result<std::vector<step>> steps(const std::string& id) override {
     std::lock_guard lock(db_->mutex);
     if (auto i = run(id); !i) return fail(i.error());
-    auto r = db_->exec("SELECT seq, kind, turn, call_id, data, ts_ms FROM tooluse_steps "
-                       "WHERE run_id = $1 ORDER BY seq",
-                       {id});
+    auto r = db_->exec(
+        "SELECT seq, kind, turn, call_id, data, ts_ms FROM tooluse_steps "
+        "WHERE run_id = $1 ORDER BY seq",
+        {id});
     if (!r) return fail(r.error());
     std::vector<step> out;
     for (const auto& x : *r)
-      out.push_back({.seq = num(x[0]), .kind = str(x[1]), .turn = int(num(x[2])),
-                     .call_id = str(x[3]), .data = parse(x[4]), .ts_ms = num(x[5])});
+      out.push_back({.seq = num(x[0]),
+                     .kind = str(x[1]),
+                     .turn = int(num(x[2])),
+                     .call_id = str(x[3]),
+                     .data = parse(x[4]),
+                     .ts_ms = num(x[5])});
     return out;
   }
 
   result<std::vector<std::pair<tool_call, std::string>>> waiting(const std::string& id) override {
     std::lock_guard lock(db_->mutex);
-    auto r = db_->exec("SELECT a.call, a.reason FROM tooluse_approvals a JOIN tooluse_runs r "
-                       "ON r.id = a.run_id WHERE a.run_id = $1 AND a.status = 'waiting' "
-                       "AND r.status = 'waiting' ORDER BY a.updated_ms, a.call_id",
-                       {id});
+    auto r = db_->exec(
+        "SELECT a.call, a.reason FROM tooluse_approvals a JOIN tooluse_runs r "
+        "ON r.id = a.run_id WHERE a.run_id = $1 AND a.status = 'waiting' "
+        "AND r.status = 'waiting' ORDER BY a.updated_ms, a.call_id",
+        {id});
     if (!r) return fail(r.error());
     std::vector<std::pair<tool_call, std::string>> out;
     for (const auto& x : *r) out.emplace_back(call_from_json(parse(x[0])), str(x[1]));
@@ -193,10 +213,11 @@ class sql_store final : public run_store {
   status decide(const std::string& id, const std::string& call_id, decision d,
                 const std::string& message) override {
     std::lock_guard lock(db_->mutex);
-    auto r = db_->exec("UPDATE tooluse_approvals SET status = $3, message = $4, updated_ms = $5 "
-                       "WHERE run_id = $1 AND call_id = $2 AND status = 'waiting' RETURNING call_id",
-                       {id, call_id, d == decision::approved ? "approved" : "denied", message,
-                        std::to_string(now_ms())});
+    auto r = db_->exec(
+        "UPDATE tooluse_approvals SET status = $3, message = $4, updated_ms = $5 "
+        "WHERE run_id = $1 AND call_id = $2 AND status = 'waiting' RETURNING call_id",
+        {id, call_id, d == decision::approved ? "approved" : "denied", message,
+         std::to_string(now_ms())});
     if (!r) return fail(r.error());
     if (r->empty())
       return fail(errc::not_found, "the run " + id + " does not wait for a decision on call \"" +
@@ -208,12 +229,15 @@ class sql_store final : public run_store {
   result<std::pair<decision, std::string>> decision_for(const std::string& id,
                                                         const std::string& call_id) override {
     std::lock_guard lock(db_->mutex);
-    auto r = db_->exec("SELECT status, message FROM tooluse_approvals WHERE run_id = $1 AND call_id = $2",
-                       {id, call_id});
+    auto r = db_->exec(
+        "SELECT status, message FROM tooluse_approvals WHERE run_id = $1 AND call_id = $2",
+        {id, call_id});
     if (!r) return fail(r.error());
     if (r->empty()) return std::pair{decision::none, std::string()};
     std::string s = str((*r)[0][0]);
-    decision d = s == "approved" ? decision::approved : s == "denied" ? decision::denied : decision::none;
+    decision d = s == "approved" ? decision::approved
+                 : s == "denied" ? decision::denied
+                                 : decision::none;
     return std::pair{d, str((*r)[0][1])};
   }
 
@@ -229,7 +253,8 @@ class sql_store final : public run_store {
 result<std::unique_ptr<run_store>> open_store(const std::string& location) {
   if (location.empty())
     return fail(errc::invalid_argument,
-                "no store given; pass --store FILE (SQLite) or --store postgresql://... or set TOOLUSE_STORE");
+                "no store given; pass --store FILE (SQLite) or --store postgresql://... or set "
+                "TOOLUSE_STORE");
   auto db = is_postgres(location) ? detail::open_postgres(location) : detail::open_sqlite(location);
   if (!db) return fail(db.error());
   if (auto s = detail::migrate(**db); !s) return fail(s.error());

@@ -77,15 +77,18 @@ status migrate(sql_db& db) {
     if (db.postgres()) (void)db.script("SELECT pg_advisory_unlock(741852)");
     return s;
   };
-  if (auto s = db.script("CREATE TABLE IF NOT EXISTS tooluse_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)"); !s)
+  if (auto s = db.script(
+          "CREATE TABLE IF NOT EXISTS tooluse_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
+      !s)
     return done(s);
   auto v = db.exec("SELECT value FROM tooluse_meta WHERE key = 'schema_version'");
   if (!v) return done(fail(v.error()));
   int version = v->empty() || !(*v)[0][0] ? 0 : std::stoi(*(*v)[0][0]);
   if (version > schema_version_known())
-    return done(fail(errc::unsupported, "the store \"" + db.location() + "\" has schema version " +
-                                            std::to_string(version) + ", newer than this tooluse (" +
-                                            std::to_string(schema_version_known()) + "); upgrade tooluse"));
+    return done(
+        fail(errc::unsupported, "the store \"" + db.location() + "\" has schema version " +
+                                    std::to_string(version) + ", newer than this tooluse (" +
+                                    std::to_string(schema_version_known()) + "); upgrade tooluse"));
   std::vector<std::string> steps = {v1, db.postgres() ? v2_postgres : ""};
   for (int next = version + 1; next <= schema_version_known(); ++next) {
     if (auto s = db.begin(); !s) return done(s);

@@ -32,7 +32,8 @@ class sqlite_db final : public sql_db {
       st = it->second;
     } else {
       std::string text = to_sqlite(sql);
-      if (sqlite3_prepare_v2(db_, text.c_str(), -1, &st, nullptr) != SQLITE_OK) return fail(err("prepare"));
+      if (sqlite3_prepare_v2(db_, text.c_str(), -1, &st, nullptr) != SQLITE_OK)
+        return fail(err("prepare"));
       cache_[sql] = st;
     }
     sqlite3_reset(st);
@@ -101,8 +102,9 @@ class sqlite_db final : public sql_db {
 
 result<std::unique_ptr<sql_db>> open_sqlite(const std::string& path) {
   sqlite3* db = nullptr;
-  int rc = sqlite3_open_v2(path.c_str(), &db,
-                           SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nullptr);
+  int rc =
+      sqlite3_open_v2(path.c_str(), &db,
+                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nullptr);
   if (rc != SQLITE_OK) {
     std::string m = db ? sqlite3_errmsg(db) : "out of memory";
     sqlite3_close(db);
@@ -113,7 +115,8 @@ result<std::unique_ptr<sql_db>> open_sqlite(const std::string& path) {
   auto out = std::make_unique<sqlite_db>(db, path);
   // WAL: a committed step survives a crash of the process; synchronous=NORMAL skips the fsync
   // per commit (a power loss may lose the last steps, never corrupt the file).
-  if (auto s = out->script("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON");
+  if (auto s =
+          out->script("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON");
       !s)
     return fail(s.error());
   return std::unique_ptr<sql_db>(std::move(out));

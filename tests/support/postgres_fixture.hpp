@@ -40,15 +40,17 @@ class postgres_cluster {
     }
     port_ = free_port();
     int st = 0;
-    std::string out = run_shell(as_user + bin_ + "/initdb -D " + dir_ + "/data -A trust -U postgres " +
-                                    "-E UTF8 --no-sync --no-instructions 2>&1",
-                                st);
+    std::string out =
+        run_shell(as_user + bin_ + "/initdb -D " + dir_ + "/data -A trust -U postgres " +
+                      "-E UTF8 --no-sync --no-instructions 2>&1",
+                  st);
     if (st != 0) {
       why_ = "initdb failed: " + out;
       return;
     }
-    out = run_shell(as_user + bin_ + "/pg_ctl -D " + dir_ + "/data -l " + dir_ + "/log -w -o \"-p " +
-                        std::to_string(port_) + " -k " + dir_ + " -c listen_addresses=127.0.0.1\" start 2>&1",
+    out = run_shell(as_user + bin_ + "/pg_ctl -D " + dir_ + "/data -l " + dir_ +
+                        "/log -w -o \"-p " + std::to_string(port_) + " -k " + dir_ +
+                        " -c listen_addresses=127.0.0.1\" start 2>&1",
                     st);
     if (st != 0) {
       why_ = "pg_ctl start failed: " + out + read_file(dir_ + "/log");
@@ -60,8 +62,8 @@ class postgres_cluster {
   ~postgres_cluster() {
     int st = 0;
     if (started_)
-      run_shell(std::string(::geteuid() == 0 ? "runuser -u nobody -- " : "") + bin_ + "/pg_ctl -D " +
-                    dir_ + "/data -m immediate -w stop >/dev/null 2>&1",
+      run_shell(std::string(::geteuid() == 0 ? "runuser -u nobody -- " : "") + bin_ +
+                    "/pg_ctl -D " + dir_ + "/data -m immediate -w stop >/dev/null 2>&1",
                 st);
     if (!dir_.empty()) {
       std::error_code ec;
@@ -108,12 +110,12 @@ class postgres_cluster {
 };
 
 /// postgres_or_skip: in a test body, `auto& pg = ...` then this macro skips (or fails in CI).
-#define TOOLUSE_REQUIRE_POSTGRES(cluster)                                            \
-  do {                                                                               \
-    if (!(cluster).ok()) {                                                           \
+#define TOOLUSE_REQUIRE_POSTGRES(cluster)                                              \
+  do {                                                                                 \
+    if (!(cluster).ok()) {                                                             \
       if (::tooluse::testing::postgres_cluster::required()) FAIL() << (cluster).why(); \
-      GTEST_SKIP() << (cluster).why();                                               \
-    }                                                                                \
+      GTEST_SKIP() << (cluster).why();                                                 \
+    }                                                                                  \
   } while (0)
 
 }  // namespace tooluse::testing

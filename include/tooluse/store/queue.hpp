@@ -57,9 +57,10 @@ class tool_queue {
 
 /// worker_options tune a worker.
 struct worker_options {
-  std::string worker_id;                     ///< empty: HOSTNAME-PID
-  std::chrono::milliseconds lease{10000};    ///< a call is taken over this long after the last heartbeat
-  int batch = 16;                            ///< calls claimed per round trip (and run in parallel)
+  std::string worker_id;  ///< empty: HOSTNAME-PID
+  std::chrono::milliseconds lease{
+      10000};      ///< a call is taken over this long after the last heartbeat
+  int batch = 16;  ///< calls claimed per round trip (and run in parallel)
   std::function<void(const std::string&)> log;  ///< progress lines; may be empty
   /// tools, when set, gives each tool's rate limit (tool::rate), which then holds across every
   /// worker of the queue: a call over the limit goes back to the queue until its window ends.
@@ -70,7 +71,8 @@ struct worker_options {
 class queue_worker {
  public:
   /// queue_worker connects later, in run(). `executor` must outlive the worker.
-  queue_worker(std::string url, std::string queue, exec::executor& executor, worker_options options = {});
+  queue_worker(std::string url, std::string queue, exec::executor& executor,
+               worker_options options = {});
   ~queue_worker();
 
   /// run takes and runs calls until `stop` is requested.

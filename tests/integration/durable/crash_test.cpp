@@ -35,8 +35,8 @@ scripted_response model(const recorded_request& req) {
   fake_turn t;
   if (results.size() < texts.size()) {
     size_t n = results.size();
-    t.calls = {{"call_" + std::to_string(n + 1), "durable__append",
-                R"({"text":")" + texts[n] + R"("})"}};
+    t.calls = {
+        {"call_" + std::to_string(n + 1), "durable__append", R"({"text":")" + texts[n] + R"("})"}};
   } else {
     t.text = "done: " + results[0] + ", " + results[1] + ", " + results[2];
   }
@@ -55,14 +55,23 @@ int count(const std::vector<std::string>& v, const std::string& s) {
   return int(std::count(v.begin(), v.end(), s));
 }
 
-enum class kill_at { none, before_model_request, after_model_response, during_tool_call,
-                     after_tool_result, waiting_for_approval };
+enum class kill_at {
+  none,
+  before_model_request,
+  after_model_response,
+  during_tool_call,
+  after_tool_result,
+  waiting_for_approval
+};
 
 struct crash_case {
   const char* name;
   kill_at at;
   std::string pause;  ///< TOOLUSE_TEST_PAUSE_AT
 };
+
+// PrintTo names a case in test listings (not a byte dump).
+void PrintTo(const crash_case& c, std::ostream* os) { *os << c.name; }
 
 const crash_case cases[] = {
     {"no_crash", kill_at::none, ""},
@@ -89,14 +98,28 @@ class durable_crash : public ::testing::TestWithParam<std::tuple<std::string, cr
   }
 
   std::vector<std::string> run_args(const std::string& store, const std::string& id, bool confirm) {
-    std::ofstream(dir.path() / "mcp.json")
-        << json{{"mcpServers",
-                 {{"durable", {{"command", DURABLE_TOOL_SERVER_PATH}, {"args", {dir.path().string()}}}}}}}
-               .dump();
-    std::vector<std::string> a = {"run", "Append one, two, three.", "--provider", "openai",
-                                  "--base-url", server.url("/v1"), "--model", "fake-model",
-                                  "--no-stream", "--mcp", "mcp.json", "--tools", "durable__append",
-                                  "--store", store, "--run-id", id};
+    std::ofstream(dir.path() / "mcp.json") << json{
+        {"mcpServers",
+         {{"durable",
+           {{"command", DURABLE_TOOL_SERVER_PATH},
+            {"args", {dir.path().string()}}}}}}}.dump();
+    std::vector<std::string> a = {"run",
+                                  "Append one, two, three.",
+                                  "--provider",
+                                  "openai",
+                                  "--base-url",
+                                  server.url("/v1"),
+                                  "--model",
+                                  "fake-model",
+                                  "--no-stream",
+                                  "--mcp",
+                                  "mcp.json",
+                                  "--tools",
+                                  "durable__append",
+                                  "--store",
+                                  store,
+                                  "--run-id",
+                                  id};
     if (confirm) a.insert(a.end(), {"--confirm", "durable__append"});
     return a;
   }

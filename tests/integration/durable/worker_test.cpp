@@ -52,27 +52,28 @@ TEST(durable_workers, a_worker_killed_mid_call_loses_no_call_and_repeats_no_effe
   server.set_responder(model);
   temp_dir dir;
   std::string url = cluster.url("workers");
-  std::ofstream(dir.path() / "mcp.json")
-      << json{{"mcpServers",
-               {{"durable", {{"command", DURABLE_TOOL_SERVER_PATH}, {"args", {dir.path().string()}}}}}}}
-             .dump();
+  std::ofstream(dir.path() / "mcp.json") << json{
+      {"mcpServers",
+       {{"durable",
+         {{"command", DURABLE_TOOL_SERVER_PATH},
+          {"args", {dir.path().string()}}}}}}}.dump();
   ASSERT_EQ(::mkfifo((dir.path() / "fifo").c_str(), 0600), 0);
   std::ofstream(dir.path() / "block_text") << "t5";
   std::map<std::string, std::string> env = {{"OPENAI_API_KEY", "sk-test"}};
 
   std::vector<pid_t> workers;
   for (int i = 0; i < 4; ++i) {
-    workers.push_back(spawn_tooluse({"worker", "--store", url, "--queue", "q", "--mcp", "mcp.json",
-                                     "--tools", "durable__append", "--lease-ms", "1500",
-                                     "--batch", "1", "--id", "w" + std::to_string(i)},
-                                    env, dir.path(), "worker" + std::to_string(i)));
+    workers.push_back(spawn_tooluse(
+        {"worker", "--store", url, "--queue", "q", "--mcp", "mcp.json", "--tools",
+         "durable__append", "--lease-ms", "1500", "--batch", "1", "--id", "w" + std::to_string(i)},
+        env, dir.path(), "worker" + std::to_string(i)));
     ASSERT_GT(workers.back(), 0);
   }
-  pid_t run = spawn_tooluse({"run", "Append t1 to t12.", "--provider", "openai", "--base-url",
-                             server.url("/v1"), "--model", "fake-model", "--no-stream", "--mcp",
-                             "mcp.json", "--tools", "durable__append", "--store", url, "--queue", "q",
-                             "--run-id", "queued-run"},
-                            env, dir.path(), "run");
+  pid_t run = spawn_tooluse(
+      {"run", "Append t1 to t12.", "--provider", "openai", "--base-url", server.url("/v1"),
+       "--model", "fake-model", "--no-stream", "--mcp", "mcp.json", "--tools", "durable__append",
+       "--store", url, "--queue", "q", "--run-id", "queued-run"},
+      env, dir.path(), "run");
   ASSERT_GT(run, 0);
 
   // The worker running t5 blocks after its side effect; kill it there.
@@ -105,7 +106,8 @@ TEST(durable_workers, a_worker_killed_mid_call_loses_no_call_and_repeats_no_effe
   }
   // The takeover is visible in a surviving worker's log.
   std::string logs;
-  for (int i = 0; i < 4; ++i) logs += read_file(dir.path() / ("worker" + std::to_string(i) + ".err"));
+  for (int i = 0; i < 4; ++i)
+    logs += read_file(dir.path() / ("worker" + std::to_string(i) + ".err"));
   EXPECT_NE(logs.find("taking over queued-run/call_5 (attempt 2)"), std::string::npos) << logs;
 }
 

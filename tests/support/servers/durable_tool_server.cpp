@@ -41,29 +41,31 @@ int main(int argc, char** argv) {
   if (argc < 2) return 2;
   const std::string dir = argv[1];
   mcp::server server({.name = "durable-tool-server", .version = "1.0.0"});
-  server.add_tool(
-      {.name = "append",
-       .description = "Append a line to the log",
-       .input_schema = json{{"type", "object"},
-                            {"properties", {{"text", {{"type", "string"}}}}},
-                            {"required", {"text"}}}},
-      [dir](const json& args, mcp::request_context& ctx) -> mcp::tool_outcome {
-        std::string text = args.value("text", "");
-        std::string key = ctx.meta().value(std::string(mcp::meta_idempotency_key), std::string("none"));
-        append_line(dir + "/executions.log", key + " " + text);
-        std::string effects = slurp(dir + "/effects.log");
-        if (effects.find(key + " ") == std::string::npos) append_line(dir + "/effects.log", key + " " + text);
-        std::string block = slurp(dir + "/block_text");
-        if (!block.empty() && block == text) {
-          ::unlink((dir + "/block_text").c_str());
-          std::ofstream(dir + "/blocker_pid") << ::getppid();  // the process running the call
-          int fd = ::open((dir + "/fifo").c_str(), O_RDONLY);
-          char buf[64];
-          while (fd >= 0 && ::read(fd, buf, sizeof buf) > 0) {
-          }
-          if (fd >= 0) ::close(fd);
-        }
-        return tooluse::tool_result::text("ok " + text);
-      });
+  server.add_tool({.name = "append",
+                   .description = "Append a line to the log",
+                   .input_schema = json{{"type", "object"},
+                                        {"properties", {{"text", {{"type", "string"}}}}},
+                                        {"required", {"text"}}}},
+                  [dir](const json& args, mcp::request_context& ctx) -> mcp::tool_outcome {
+                    std::string text = args.value("text", "");
+                    std::string key = ctx.meta().value(std::string(mcp::meta_idempotency_key),
+                                                       std::string("none"));
+                    append_line(dir + "/executions.log", key + " " + text);
+                    std::string effects = slurp(dir + "/effects.log");
+                    if (effects.find(key + " ") == std::string::npos)
+                      append_line(dir + "/effects.log", key + " " + text);
+                    std::string block = slurp(dir + "/block_text");
+                    if (!block.empty() && block == text) {
+                      ::unlink((dir + "/block_text").c_str());
+                      std::ofstream(dir + "/blocker_pid")
+                          << ::getppid();  // the process running the call
+                      int fd = ::open((dir + "/fifo").c_str(), O_RDONLY);
+                      char buf[64];
+                      while (fd >= 0 && ::read(fd, buf, sizeof buf) > 0) {
+                      }
+                      if (fd >= 0) ::close(fd);
+                    }
+                    return tooluse::tool_result::text("ok " + text);
+                  });
   return mcp::serve_stdio(server) ? 0 : 1;
 }

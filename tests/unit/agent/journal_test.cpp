@@ -1,12 +1,13 @@
 // The agent's checkpoint hooks: the order of journal calls, idempotency keys, stopping on a
 // journal failure, waiting for approval, and resume without repeating journaled work.
+#include "tooluse/agent/journal.hpp"
+
 #include <gtest/gtest.h>
 
 #include <deque>
 #include <mutex>
 
 #include "tooluse/agent/agent.hpp"
-#include "tooluse/agent/journal.hpp"
 #include "tooluse/exec/executor.hpp"
 
 namespace tooluse {
@@ -48,15 +49,24 @@ class memory_journal final : public run_journal {
     if (s == fail_at) return fail(errc::io_error, "disk full");
     return {};
   }
-  status started(const std::vector<llm::message>& h) override { return note("started " + std::to_string(h.size())); }
+  status started(const std::vector<llm::message>& h) override {
+    return note("started " + std::to_string(h.size()));
+  }
   status model_request(int t) override { return note("request " + std::to_string(t)); }
-  status model_response(int t, const llm::chat_response&) override { return note("response " + std::to_string(t)); }
+  status model_response(int t, const llm::chat_response&) override {
+    return note("response " + std::to_string(t));
+  }
   status tool_started(int, const tool_call& c) override { return note("start " + c.id); }
-  status tool_finished(int, const tool_call& c, const tool_result& r, std::chrono::milliseconds) override {
+  status tool_finished(int, const tool_call& c, const tool_result& r,
+                       std::chrono::milliseconds) override {
     return note("finish " + c.id + " " + r.all_text());
   }
-  status approval_waiting(int, const tool_call& c, const std::string&) override { return note("wait " + c.id); }
-  status answered(int, const std::string& a, const llm::usage&) override { return note("answer " + a); }
+  status approval_waiting(int, const tool_call& c, const std::string&) override {
+    return note("wait " + c.id);
+  }
+  status answered(int, const std::string& a, const llm::usage&) override {
+    return note("answer " + a);
+  }
   status failed(const error&) override { return note("failed"); }
 };
 
@@ -75,9 +85,9 @@ TEST(agent_journal, every_step_is_journaled_in_order_with_idempotency_keys) {
   auto r = a.run("go");
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_EQ(key, "r1/c1");
-  EXPECT_EQ(j->steps, (std::vector<std::string>{"started 1", "request 1", "response 1", "start c1",
-                                                "finish c1 done", "request 2", "response 2",
-                                                "answer ok"}));
+  EXPECT_EQ(j->steps,
+            (std::vector<std::string>{"started 1", "request 1", "response 1", "start c1",
+                                      "finish c1 done", "request 2", "response 2", "answer ok"}));
 }
 
 TEST(agent_journal, a_failed_write_stops_the_run_before_the_step_takes_effect) {
@@ -100,11 +110,13 @@ TEST(agent_journal, a_failed_write_stops_the_run_before_the_step_takes_effect) {
 
 TEST(agent_journal, a_deferred_dangerous_call_stops_the_run_as_waiting) {
   tool_registry tools;
-  tools.add({.name = "rm", .dangerous = true}, [](const json&, call_context&) { return tool_result::text("gone"); });
+  tools.add({.name = "rm", .dangerous = true},
+            [](const json&, call_context&) { return tool_result::text("gone"); });
   tools.add({.name = "ls"}, [](const json&, call_context&) { return tool_result::text("a b"); });
   exec::executor ex(tools);  // no policy: dangerous calls are deferred
   model m;
-  m.answers.push_back(calls({tool_call::from_text("c1", "ls", "{}"), tool_call::from_text("c2", "rm", "{}")}));
+  m.answers.push_back(
+      calls({tool_call::from_text("c1", "ls", "{}"), tool_call::from_text("c2", "rm", "{}")}));
   auto j = std::make_shared<memory_journal>();
   agent a(m, tools, {.executor = &ex, .journal = j});
   auto r = a.run("clean up");

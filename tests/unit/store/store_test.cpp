@@ -1,10 +1,11 @@
 // The run store on both backends: a journal written step by step rebuilds into the snapshot a
 // resumed agent needs; approvals; ids; schema version. PostgreSQL runs on a throwaway cluster.
+#include "tooluse/store/store.hpp"
+
 #include <gtest/gtest.h>
 
 #include "support/postgres_fixture.hpp"
 #include "support/test_support.hpp"
-#include "tooluse/store/store.hpp"
 
 namespace tooluse::testing {
 namespace {
