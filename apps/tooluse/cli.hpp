@@ -56,4 +56,8 @@ void add_registry_flags(CLI::App& cmd, registry_flags& flags);
 /// --mcp file or a server that cannot start.
 result<std::unique_ptr<tool_registry>> make_registry(const registry_flags& flags);
 
+/// gated_tool_hint returns, for a built-in tool the flags leave off (web_search without
+/// --network, shell without --shell), the message saying which flag enables it; else "".
+std::string gated_tool_hint(const std::string& name, const registry_flags& flags);
+
 }  // namespace tooluse::cli

@@ -5,6 +5,7 @@
 // itself, and runs with a custom runner, are journaled from the agent's thread. The first
 // journal failure is kept and stops the run after the batch.
 #include <chrono>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <vector>
@@ -17,8 +18,10 @@ namespace tooluse {
 
 class journal_hooks {
  public:
-  journal_hooks(run_journal* journal, int turn, std::size_t calls)
-      : journal_(journal), turn_(turn), journaled_(calls, 0) {}
+  /// `cap` is applied to a result before it is journaled, as before the model sees it.
+  journal_hooks(run_journal* journal, int turn, std::size_t calls,
+                std::function<void(tool_result&)> cap)
+      : journal_(journal), turn_(turn), cap_(std::move(cap)), journaled_(calls, 0) {}
 
   void started(const tool_call& c) {
     if (journal_) note(journal_->tool_started(turn_, c));
@@ -45,7 +48,9 @@ class journal_hooks {
       std::lock_guard lock(mutex_);
       if (k < journaled_.size() && journaled_[k]) return;
     }
-    finished_here(c, r);
+    tool_result capped = r;
+    if (cap_) cap_(capped);
+    finished_here(c, capped);
   }
 
   void finished_here(const tool_call& c, const tool_result& r) {
@@ -68,6 +73,7 @@ class journal_hooks {
 
   run_journal* journal_;
   int turn_;
+  std::function<void(tool_result&)> cap_;
   mutable std::mutex mutex_;
   std::vector<char> journaled_;
   std::optional<tooluse::error> error_;

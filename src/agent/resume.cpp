@@ -8,6 +8,7 @@ result<run_result> agent::resume(const run_snapshot& snapshot, std::stop_token s
   last_ = {};
   journal_error_.reset();
   seen_calls_.clear();
+  previous_usage_.reset();
   history_ = snapshot.history;
   last_.turns = snapshot.turns;
   last_.usage = snapshot.usage;

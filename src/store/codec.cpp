@@ -81,7 +81,7 @@ json usage_json(const llm::usage& u) {
           {"output_tokens", u.output_tokens},
           {"cache_read_tokens", u.cache_read_tokens},
           {"cache_write_tokens", u.cache_write_tokens},
-          {"cost", u.cost}};
+          {"cost", u.cost}, {"requests", u.requests}};
 }
 
 llm::usage usage_from_json(const json& j) {
@@ -92,6 +92,7 @@ llm::usage usage_from_json(const json& j) {
   u.cache_read_tokens = j.value("cache_read_tokens", std::int64_t{0});
   u.cache_write_tokens = j.value("cache_write_tokens", std::int64_t{0});
   u.cost = j.value("cost", 0.0);
+  u.requests = j.value("requests", decltype(u.requests){0});
   return u;
 }
 

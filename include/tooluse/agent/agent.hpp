@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "tooluse/agent/events.hpp"
+#include "tooluse/agent/tool_search.hpp"
 #include "tooluse/llm/provider.hpp"
 #include "tooluse/tools/registry.hpp"
 
@@ -24,6 +25,9 @@ class executor;
 }
 class run_journal;
 struct run_snapshot;
+namespace agent_detail {
+class tool_offer;
+}
 
 /// tool_runner runs a batch of calls and returns one result per call, in call order.
 using tool_runner =
@@ -41,7 +45,19 @@ struct agent_options {
   bool stream = false;
   std::optional<int> max_tokens;
   std::optional<double> temperature;
-  double max_cost = 0;                ///< stop when the run's cost exceeds this; 0: no limit
+  /// max_cost stops the run before a request that would take its cost past this (estimated
+  /// with `price`), and after a response that did; 0: no limit.
+  double max_cost = 0;
+  /// price of the model, for the estimate above (the provider computes each response's cost
+  /// from its own provider_options::price). Unset: the run stops only once over budget.
+  std::optional<llm::price> price;
+  /// tool_search: with many tools, offer a search tool and load what it finds (tool_search.hpp).
+  tool_search_options tool_search;
+  /// allowed_tools narrows the tools the model may call through the provider's allowed-tools
+  /// mode, keeping the tool list (and the prompt cache) unchanged. Empty: all.
+  std::vector<std::string> allowed_tools;
+  /// allowed_tools_for overrides allowed_tools per request (1-based turn), if set.
+  std::function<std::vector<std::string>(int turn)> allowed_tools_for;
   std::int64_t max_total_tokens = 0;  ///< stop when the run's tokens exceed this; 0: no limit
   int loop_limit = 2;  ///< identical calls (same tool, same arguments) run before the model is told
   agent_event_handler on_event;
@@ -94,8 +110,8 @@ class agent {
 
   /// run adds `user_text` to the conversation and loops until the model answers.
   /// Errors: errc::budget_exceeded (max_turns, max_cost, max_total_tokens: the message says
-  /// which and how to raise it), errc::cancelled, errc::protocol_error (e.g. tool-call
-  /// arguments cut at the token limit), and every provider error.
+  /// which, what was spent, and how to raise it), errc::cancelled, errc::protocol_error (e.g.
+  /// tool-call arguments cut at the token limit), and every provider error.
   result<run_result> run(std::string user_text, std::stop_token stop = {});
 
   /// resume continues a journaled run from `snapshot` (run_journal, options().journal): the
@@ -140,6 +156,9 @@ class agent {
   };
   std::map<std::string, loop_entry> seen_calls_;
   std::optional<error> journal_error_;
+  std::unique_ptr<agent_detail::tool_offer> offer_;
+  std::optional<llm::usage> previous_usage_;  // the last response's, for cost estimates
+  std::size_t previous_history_ = 0;          // history length when it was sent
 };
 
 }  // namespace tooluse
