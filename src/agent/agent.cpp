@@ -89,6 +89,49 @@ result<llm::chat_response> agent::ask(int turn, std::stop_token stop) {
   return model_.complete(req, cb, stop);
 }
 
+namespace {
+
+std::size_t block_bytes(const content_block& b) {
+  if (auto* t = std::get_if<text_content>(&b)) return t->text.size();
+  if (auto* i = std::get_if<image_content>(&b)) return i->data.size();
+  if (auto* a = std::get_if<audio_content>(&b)) return a->data.size();
+  if (auto* e = std::get_if<embedded_resource>(&b))
+    return e->text.value_or("").size() + e->blob.value_or("").size();
+  return 256;
+}
+
+// cap_result keeps at most `max` bytes of a result's content: text is cut, blocks past the
+// budget are dropped, and a note tells the model (and the user's trace) which limit applied.
+void cap_result(tool_result& r, std::size_t max) {
+  std::size_t total = 0;
+  for (const auto& b : r.content) total += block_bytes(b);
+  if (r.structured_content) total += r.structured_content->dump().size() / 2;
+  if (total <= max) return;
+  std::vector<content_block> kept;
+  std::size_t used = 0;
+  for (auto& b : r.content) {
+    std::size_t n = block_bytes(b);
+    if (used + n <= max) {
+      used += n;
+      kept.push_back(std::move(b));
+    } else if (auto* t = std::get_if<text_content>(&b); t && used < max) {
+      t->text.resize(max - used);
+      used = max;
+      kept.push_back(std::move(b));
+    }
+  }
+  kept.push_back(text_content{"[result cut: " +
+                              limit_error("the tool result of " + std::to_string(total) + " bytes",
+                                          "agent_options::max_tool_result_bytes", max, "bytes")
+                                  .message +
+                              "]"});
+  r.content = std::move(kept);
+  r.structured_content.reset();
+  r.meta["truncated"] = {{"limit", "agent_options::max_tool_result_bytes"}, {"bytes", total}};
+}
+
+}  // namespace
+
 std::vector<tool_result> agent::run_calls(int turn, const std::vector<tool_call>& calls,
                                           std::stop_token stop) {
   std::vector<tool_result> results(calls.size());
@@ -109,6 +152,16 @@ std::vector<tool_result> agent::run_calls(int turn, const std::vector<tool_call>
                         ". Call it again with a JSON object";
       if (entry) msg += " matching this input schema: " + dump_json(entry->definition.input_schema);
       results[i] = tool_result::error(msg);
+      continue;
+    }
+    if (static_cast<int>(i) >= std::max(0, options_.max_tool_calls_per_turn)) {
+      results[i] = tool_result::error(
+          "not run: " +
+          limit_error("this reply's " + std::to_string(calls.size()) + " tool calls",
+                      "agent_options::max_tool_calls_per_turn",
+                      static_cast<unsigned long long>(options_.max_tool_calls_per_turn))
+              .message +
+          ". Ask for fewer calls at a time.");
       continue;
     }
     auto& seen = seen_calls_[call_key(c)];
@@ -133,6 +186,7 @@ std::vector<tool_result> agent::run_calls(int turn, const std::vector<tool_call>
     for (size_t k = 0; k < slots.size() && k < ran.size(); ++k)
       results[slots[k]] = std::move(ran[k]);
   }
+  for (auto& r : results) cap_result(r, options_.max_tool_result_bytes);
   for (size_t i = 0; i < calls.size(); ++i) {
     auto& seen = seen_calls_[call_key(calls[i])];
     if (!calls[i].arguments.is_null()) {
