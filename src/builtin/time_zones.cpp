@@ -14,8 +14,8 @@ namespace {
 std::string offset_name(std::int64_t off) {
   char buf[48];
   std::int64_t a = off < 0 ? -off : off;
-  std::snprintf(buf, sizeof buf, "%c%02lld%02lld", off < 0 ? '-' : '+', static_cast<long long>(a / 3600),
-                static_cast<long long>(a % 3600 / 60));
+  std::snprintf(buf, sizeof buf, "%c%02lld%02lld", off < 0 ? '-' : '+',
+                static_cast<long long>(a / 3600), static_cast<long long>(a % 3600 / 60));
   return buf;
 }
 
@@ -69,9 +69,10 @@ result<std::shared_ptr<const time_zone>> time_zone::load(std::string_view name) 
     tz->name_ = n;
     return std::shared_ptr<const time_zone>(std::move(tz));
   } catch (const std::exception&) {
-    return fail(errc::not_found, "unknown time zone \"" + n +
-                                     "\"; use an IANA name such as \"Europe/Paris\", "
-                                     "\"America/New_York\", \"Asia/Tokyo\", \"UTC\" or an offset like \"+05:30\"");
+    return fail(errc::not_found,
+                "unknown time zone \"" + n +
+                    "\"; use an IANA name such as \"Europe/Paris\", "
+                    "\"America/New_York\", \"Asia/Tokyo\", \"UTC\" or an offset like \"+05:30\"");
   }
 }
 

@@ -37,9 +37,11 @@ result<url_parts> parse_url(std::string_view url) {
   }
   u.port = u.scheme == "https" ? 443 : 80;
   if (v.has_port() && !v.port().empty()) {
-    // port_number() is 0 when the digits do not fit 16 bits.
-    if (v.port_number() == 0) return bad("has an invalid port");
-    u.port = v.port_number();
+    // The grammar allows any run of digits; port_number() does not say when they overflow.
+    auto digits = v.port();
+    if (digits.size() > 5 || std::stoi(std::string(digits)) == 0 || std::stoi(std::string(digits)) > 65535)
+      return bad("has an invalid port");
+    u.port = std::stoi(std::string(digits));
   }
   u.target = v.encoded_target();
   if (u.target.empty() || u.target[0] != '/') u.target = "/" + u.target;
@@ -53,7 +55,8 @@ std::string resolve_reference(const url_parts& base, std::string_view location) 
   auto ref = urls::parse_uri_reference(location);
   if (!ref) return std::string(location);  // parse_url then says what is wrong with it
   std::string host = base.host.find(':') != std::string::npos ? "[" + base.host + "]" : base.host;
-  auto base_url = urls::parse_uri(base.scheme + "://" + host + ":" + std::to_string(base.port) + base.target);
+  std::string base_text = base.scheme + "://" + host + ":" + std::to_string(base.port) + base.target;
+  auto base_url = urls::parse_uri(base_text);  // a view into base_text
   if (!base_url) return std::string(location);
   urls::url out;
   if (!urls::resolve(*base_url, *ref, out)) return std::string(location);
@@ -160,12 +163,19 @@ std::string redact(std::string text, const std::vector<std::string>& secrets) {
 result<json> get_json(const web_state& s, http::request req, std::string_view service,
                       const std::vector<std::string>& secrets, std::string_view key_setting) {
   req.total_timeout = s.options.timeout;
+  req.max_response_bytes = s.options.max_api_bytes;
   req.connect_timeout = std::min(req.connect_timeout, s.options.timeout);
   req.headers.push_back({"User-Agent", s.options.user_agent});
   req.headers.push_back({"Accept", "application/json"});
   auto res = s.transport(req, {});
   std::string name(service);
-  if (!res) return fail(res.error().code, redact(name + ": " + res.error().message, secrets));
+  if (!res) {
+    std::string msg = res.error().message;
+    const std::string from = "http::request::max_response_bytes";
+    if (auto p = msg.find(from); p != std::string::npos)
+      msg.replace(p, from.size(), "builtin::web_options::max_api_bytes");
+    return fail(res.error().code, redact(name + ": " + msg, secrets));
+  }
   if (res->status == 401 || res->status == 403)
     return fail(errc::http_error, name + " rejected the request (HTTP " + std::to_string(res->status) +
                                       ")" + (key_setting.empty() ? "" : "; check " + std::string(key_setting)));

@@ -10,7 +10,9 @@
 namespace tooluse {
 namespace {
 
-const unsigned char* bytes_of(std::string_view s) { return reinterpret_cast<const unsigned char*>(s.data()); }
+const unsigned char* bytes_of(std::string_view s) {
+  return reinterpret_cast<const unsigned char*>(s.data());
+}
 
 }  // namespace
 

@@ -60,6 +60,13 @@ struct agent_options {
   std::function<std::vector<std::string>(int turn)> allowed_tools_for;
   std::int64_t max_total_tokens = 0;  ///< stop when the run's tokens exceed this; 0: no limit
   int loop_limit = 2;  ///< identical calls (same tool, same arguments) run before the model is told
+  /// max_tool_calls_per_turn bounds the calls run for one model reply; the calls past it are
+  /// answered with an error result naming this limit (the model may ask again next turn).
+  int max_tool_calls_per_turn = 32;
+  /// max_tool_result_bytes bounds each tool result kept in the conversation (text, images and
+  /// resources together); a larger result is cut, with a note naming this limit, so one tool
+  /// or peer cannot grow every later request without bound.
+  std::size_t max_tool_result_bytes = 256u << 10;
   agent_event_handler on_event;
   /// executor runs the calls; null: the agent makes its own small one. Share one executor
   /// between many agents (it owns threads).

@@ -1,9 +1,9 @@
 // tooluse/base64.hpp: the RFC 4648 test vectors, the URL-safe alphabet, and what is refused.
+#include "tooluse/base64.hpp"
+
 #include <gtest/gtest.h>
 
 #include <string>
-
-#include "tooluse/base64.hpp"
 
 namespace {
 
@@ -13,8 +13,12 @@ struct vector_case {
 };
 
 // RFC 4648 §10.
-const vector_case rfc4648[] = {{"", ""},         {"f", "Zg=="},         {"fo", "Zm8="},
-                               {"foo", "Zm9v"},  {"foob", "Zm9vYg=="},  {"fooba", "Zm9vYmE="},
+const vector_case rfc4648[] = {{"", ""},
+                               {"f", "Zg=="},
+                               {"fo", "Zm8="},
+                               {"foo", "Zm9v"},
+                               {"foob", "Zm9vYg=="},
+                               {"fooba", "Zm9vYmE="},
                                {"foobar", "Zm9vYmFy"}};
 
 TEST(base64, encodes_the_rfc_4648_vectors) {
@@ -42,11 +46,11 @@ TEST(base64, round_trips_every_byte_value) {
 
 TEST(base64, refuses_what_is_not_base64) {
   EXPECT_FALSE(tooluse::base64_decode("Zm9v!"));
-  EXPECT_FALSE(tooluse::base64_decode("Z"));       // one character cannot encode a byte
-  EXPECT_FALSE(tooluse::base64_decode("Zg="));     // padding to a length that is not 4k
-  EXPECT_FALSE(tooluse::base64_decode(" Zm9v"));   // no whitespace
+  EXPECT_FALSE(tooluse::base64_decode("Z"));      // one character cannot encode a byte
+  EXPECT_FALSE(tooluse::base64_decode("Zg="));    // padding to a length that is not 4k
+  EXPECT_FALSE(tooluse::base64_decode(" Zm9v"));  // no whitespace
   EXPECT_FALSE(tooluse::base64_decode("Zm9v\n"));
-  EXPECT_FALSE(tooluse::base64_decode("-_8="));    // URL-safe alphabet is not standard
+  EXPECT_FALSE(tooluse::base64_decode("-_8="));  // URL-safe alphabet is not standard
 }
 
 TEST(base64url, uses_the_url_safe_alphabet_without_padding) {
