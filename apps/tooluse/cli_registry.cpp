@@ -14,6 +14,9 @@ void add_registry_flags(CLI::App& cmd, registry_flags& flags) {
   cmd.add_option("--mcp", flags.mcp,
                  "Mount the tools of the MCP servers in this mcpServers JSON file (Claude "
                  "Desktop/Cursor shape) as SERVER__TOOL");
+  cmd.add_option("--confirm", flags.confirm,
+                 "Comma-separated tool names that need approval before each call, as dangerous "
+                 "tools do (e.g. an MCP server's tools with side effects)");
 }
 
 namespace {
@@ -28,6 +31,22 @@ status mount_mcp(tool_registry& reg, const std::string& path,
   auto mounts = mcp::mount_servers(reg, *config, options);
   if (!mounts) return fail(mounts.error().code, "--mcp " + path + ": " + mounts.error().message);
   mcp::bind_to_registry(reg, std::move(*mounts));
+  return {};
+}
+
+result<std::unique_ptr<tool_registry>> make_registry_unconfirmed(const registry_flags& flags);
+
+// mark_confirmed makes the --confirm tools dangerous, so the approval policy is asked first.
+status mark_confirmed(tool_registry& reg, const std::string& names) {
+  std::stringstream ss(names);
+  for (std::string name; std::getline(ss, name, ',');) {
+    if (name.empty()) continue;
+    auto entry = reg.find(name);
+    if (!entry) return fail(errc::not_found, "--confirm: no tool named \"" + name + "\"");
+    tool def = entry->definition;
+    def.dangerous = true;
+    reg.add(def, entry->handler, {.replace = true});
+  }
   return {};
 }
 
@@ -51,6 +70,15 @@ std::string gated_tool_hint(const std::string& name, const registry_flags& flags
 }
 
 result<std::unique_ptr<tool_registry>> make_registry(const registry_flags& flags) {
+  auto made = make_registry_unconfirmed(flags);
+  if (made && !flags.confirm.empty())
+    if (auto s = mark_confirmed(**made, flags.confirm); !s) return fail(s.error());
+  return made;
+}
+
+namespace {
+
+result<std::unique_ptr<tool_registry>> make_registry_unconfirmed(const registry_flags& flags) {
   auto all = std::make_unique<tool_registry>();
   builtin::register_builtins(*all,
                              {.root = flags.root, .network = flags.network, .shell = flags.shell});
@@ -80,4 +108,5 @@ result<std::unique_ptr<tool_registry>> make_registry(const registry_flags& flags
   return kept;
 }
 
+}  // namespace
 }  // namespace tooluse::cli

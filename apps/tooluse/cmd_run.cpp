@@ -8,19 +8,13 @@
 #include <iterator>
 
 #include "agent_setup.hpp"
+#include "run_command.hpp"
 #include "tooluse/exec/executor.hpp"
+#include "tooluse/store/queue.hpp"
 #include "tooluse/telemetry/trace.hpp"
 
 namespace tooluse::cli {
 namespace {
-
-struct run_options {
-  registry_flags tools;
-  model_flags model;
-  std::string question;
-  std::string trace;
-  bool json_output = false;
-};
 
 // progress_printer shows the run on stderr (tool calls and outcomes, with a spinner while tools
 // run when stderr is a terminal) and streams the answer text to stdout, unless --json asked for
@@ -98,10 +92,12 @@ json run_json(const run_result& r, bool priced) {
           {"cost", cost_json(r, priced)}};
 }
 
-int run_agent(run_options& o) {
+}  // namespace
+
+int run_agent(run_request& o) {
   // The question: the argument, or stdin when it is "-" or absent and stdin is not a terminal
-  // (echo "What is 2*3?" | tooluse run; tooluse run - < task.txt).
-  if (o.question.empty() || o.question == "-") {
+  // (echo "What is 2*3?" | tooluse run; tooluse run - < task.txt). A resumed run has its own.
+  if (!o.durable.resume && (o.question.empty() || o.question == "-")) {
     if (o.question.empty() && ::isatty(STDIN_FILENO))
       return usage_error(
           "run: give the question as an argument or pipe it on stdin, e.g.\n"
@@ -128,32 +124,54 @@ int run_agent(run_options& o) {
   auto spinner = o.json_output ? std::make_unique<tool_spinner>(
                                      tool_spinner_options{.out = &std::cerr, .terminal = false})
                                : make_stderr_spinner();
-  exec::executor executor(**registry, {.max_threads = 8,
-                                       .approval = approval_prompt(o.model.yes, spinner.get()),
-                                       .on_event = o.json_output ? exec::event_callback{}
-                                                                 : progress_lines(spinner.get())});
+  durable_run durable;
+  if (auto s = durable.open(o.durable, o.model, o.tools); !s) return usage_error(s.error().message);
+  exec::executor executor(
+      **registry, {.max_threads = 8,
+                   .approval = durable.active() ? durable.approval(o.model.yes, spinner.get())
+                                                : approval_prompt(o.model.yes, spinner.get()),
+                   .on_event = o.json_output ? exec::event_callback{} : progress_lines(spinner.get())});
   progress_printer printer{.json_output = o.json_output,
                            .trace = trace.is_open() ? &trace : nullptr,
                            .spinner = spinner.get()};
   agent_options options = resolved->options;
   options.executor = &executor;
   options.on_event = [&printer](const agent_event& e) { printer(e); };
+  options.journal = durable.journal();
+  std::unique_ptr<store::tool_queue> queue;
+  if (!o.durable.queue.empty()) {
+    if (!durable.active()) return usage_error("--queue needs --store postgresql://... (or TOOLUSE_STORE)");
+    auto q = store::tool_queue::open(store_location(o.durable.store), o.durable.queue);
+    if (!q) return usage_error(q.error().message);
+    queue = std::move(*q);
+    options.runner = queue->runner(durable.id());
+  }
   agent a(*resolved->provider, **registry, options);
   bool priced = resolved->price.has_value();
-  auto r = a.run(o.question);
+  auto r = durable.snapshot() ? a.resume(*durable.snapshot()) : a.run(o.question);
   if (!r) {
     if (printer.streamed) std::cout << "\n";
+    bool waiting = durable.active() && !a.last_run().waiting.empty();
     if (o.json_output) {
       json j = run_json(a.last_run(), priced);
       j["error"] = r.error().message;
+      if (durable.active()) j["run_id"] = durable.id();
+      if (waiting) {
+        j["waiting"] = json::array();
+        for (const auto& c : a.last_run().waiting)
+          j["waiting"].push_back({{"call_id", c.id}, {"name", c.name}, {"arguments", c.arguments}});
+      }
       std::cout << dump_json(j, 2) << "\n";
     }
+    if (waiting) return durable.report_waiting(a.last_run());
     std::cerr << "tooluse run: " << r.error().message << "\n";
     if (!o.json_output) std::cerr << usage_line(a.last_run(), priced);
     return 1;
   }
   if (o.json_output) {
-    std::cout << dump_json(run_json(*r, priced), 2) << "\n";
+    json j = run_json(*r, priced);
+    if (durable.active()) j["run_id"] = durable.id();
+    std::cout << dump_json(j, 2) << "\n";
   } else {
     if (!printer.streamed) std::cout << r->answer;
     std::cout << "\n";
@@ -164,13 +182,16 @@ int run_agent(run_options& o) {
   return 0;
 }
 
+namespace {
+
 void setup(CLI::App& app, app_state& state) {
-  auto o = std::make_shared<run_options>();
+  auto o = std::make_shared<run_request>();
   auto* cmd = app.add_subcommand("run", "Answer a question with a model that can call tools");
   cmd->add_option("question", o->question,
                   "The question or task (- or absent: read it from stdin when piped)");
   add_registry_flags(*cmd, o->tools);
   add_model_flags(*cmd, o->model);
+  add_durable_flags(*cmd, o->durable);
   cmd->add_option("--trace", o->trace, "Write every step as JSON Lines to FILE");
   cmd->add_flag("--json", o->json_output,
                 "Print {answer, turns, tool_calls, usage, cost} as JSON instead of streaming "
@@ -180,8 +201,10 @@ void setup(CLI::App& app, app_state& state) {
       "and MCP progress when stderr is a terminal).\n"
       "Examples:\n  tooluse run \"What is 13! / 7?\" --tools calculator\n"
       "  git diff | tooluse run --system \"Review this diff\"\n"
+      "With --store (or TOOLUSE_STORE) the run is journaled and resumable: `run: ID` goes to\n"
+      "stderr and `tooluse runs` approves, denies, resumes (docs/durable-runs.md).\n"
       "Exit status: 0 answered, 1 the run failed (provider error, max turns, budget),\n"
-      "2 bad usage or no provider configured.");
+      "2 bad usage or no provider configured, 3 the journaled run waits for an approval.");
   cmd->callback([o, &state] { state.action = [o] { return run_agent(*o); }; });
 }
 

@@ -74,7 +74,9 @@ status oauth_client::discover_resource(const std::string& resource_metadata_url)
   return fail(errc::not_found, server_url_ +
                                    " requires authorization but publishes no protected resource "
                                    "metadata (tried " +
-                                   tried + ")");
+                                   tried +
+                                   "); if it takes a fixed token, pass it as a header "
+                                   "(--header 'Authorization: Bearer ...')");
 }
 
 status oauth_client::discover_authorization_server(const std::string& issuer) {

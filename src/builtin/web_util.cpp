@@ -163,12 +163,19 @@ std::string redact(std::string text, const std::vector<std::string>& secrets) {
 result<json> get_json(const web_state& s, http::request req, std::string_view service,
                       const std::vector<std::string>& secrets, std::string_view key_setting) {
   req.total_timeout = s.options.timeout;
+  req.max_response_bytes = s.options.max_api_bytes;
   req.connect_timeout = std::min(req.connect_timeout, s.options.timeout);
   req.headers.push_back({"User-Agent", s.options.user_agent});
   req.headers.push_back({"Accept", "application/json"});
   auto res = s.transport(req, {});
   std::string name(service);
-  if (!res) return fail(res.error().code, redact(name + ": " + res.error().message, secrets));
+  if (!res) {
+    std::string msg = res.error().message;
+    const std::string from = "http::request::max_response_bytes";
+    if (auto p = msg.find(from); p != std::string::npos)
+      msg.replace(p, from.size(), "builtin::web_options::max_api_bytes");
+    return fail(res.error().code, redact(name + ": " + msg, secrets));
+  }
   if (res->status == 401 || res->status == 403)
     return fail(errc::http_error, name + " rejected the request (HTTP " + std::to_string(res->status) +
                                       ")" + (key_setting.empty() ? "" : "; check " + std::string(key_setting)));

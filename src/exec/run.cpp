@@ -97,6 +97,9 @@ outcome_result executor::impl::invoke(job& j, std::stop_token stop) {
                        },
                    .call_id = j.call.id,
                    .session = j.batch->options.session};
+  if (!j.batch->options.idempotency_scope.empty())
+    ctx.idempotency_key = j.call.id.empty() ? j.batch->options.idempotency_scope
+                                            : j.batch->options.idempotency_scope + "/" + j.call.id;
   const bool may_retry = j.entry->definition.annotations.idempotent.value_or(false);
   // GenAI semantic conventions: one execute_tool span per call, current while the handler runs
   // (so an MCP request it makes is its child and carries its traceparent).

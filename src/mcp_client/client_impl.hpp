@@ -94,7 +94,8 @@ struct client::impl {
   void on_notification(const json& message);
   void on_server_request(const json& message);
   result<json> run_handler(std::string_view method, const json& params, std::stop_token stop);
-  void spawn(std::function<void()> fn);
+  /// spawn runs `fn` on a worker; false (and nothing run) when max_server_requests are busy.
+  bool spawn(std::function<void()> fn);
 };
 
 // str_of returns j[key] when j is an object and that member a string; "" otherwise.

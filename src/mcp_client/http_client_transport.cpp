@@ -4,6 +4,7 @@
 
 #include "tooluse/mcp/http_client_transport.hpp"
 
+#include <algorithm>
 #include <condition_variable>
 #include <list>
 #include <map>
@@ -20,8 +21,6 @@ std::string encode_header_value(std::string_view value);  // client_headers.cpp
 
 namespace {
 
-constexpr std::size_t max_body_bytes = 64u * 1024 * 1024;
-
 bool is_response_to(const json& m, const json& id) {
   return m.is_object() && !m.contains("method") && m.contains("id") && m["id"] == id &&
          (m.contains("result") || m.contains("error"));
@@ -29,7 +28,9 @@ bool is_response_to(const json& m, const json& id) {
 
 // stream is what one response stream (and its resumptions) has seen.
 struct stream {
+  explicit stream(std::size_t max_event_bytes) : parser({.max_event_bytes = max_event_bytes}) {}
   http::sse_parser parser;
+  std::optional<error> failure;  // a limit this side enforced: the stream is not resumed
   json want_id;  // null for the standalone GET stream
   bool got_response = false;
   bool got_event = false;
@@ -76,7 +77,17 @@ class http_transport final : public client_transport {
   void fail_request(const json& id, error e) {
     if (h_.on_send_failed) h_.on_send_failed(id, std::move(e));
   }
+  static std::string rename(std::string msg) {
+    // The parser names its own option; users of this transport set max_message_bytes.
+    const std::string from = "http::sse_limits::max_event_bytes";
+    if (auto pos = msg.find(from); pos != std::string::npos)
+      msg.replace(pos, from.size(), "mcp::http_client_options::max_message_bytes");
+    if (auto pos = msg.find(from); pos != std::string::npos)
+      msg.replace(pos, from.size(), "mcp::http_client_options::max_message_bytes");
+    return msg;
+  }
   error network_error(const error& e, std::string_view what) const {
+    if (e.code == errc::limit_exceeded) return error{e.code, opts_.url + ": " + e.message};
     return error{e.code, opts_.url + ": " + std::string(what) + " failed: " + e.message +
                              "; check that the MCP server is running and the URL is right"};
   }
@@ -111,6 +122,9 @@ http::request http_transport::make_request(std::string method, const json* body,
   http::request req{.method = std::move(method), .url = opts_.url};
   req.connect_timeout = opts_.connect_timeout;
   req.read_timeout = opts_.idle_timeout;
+  req.total_timeout = opts_.max_stream_duration;
+  req.max_response_bytes = 0;  // SSE streams may carry many messages: bounded per message
+  req.max_header_bytes = std::min<std::size_t>(req.max_header_bytes, opts_.max_message_bytes);
   std::string version;
   {
     std::lock_guard lock(mu_);
@@ -249,19 +263,25 @@ http::send_options http_transport::stream_options(stream& s, int& status, std::s
   };
   so.on_body = [this, &s, &body, &sse](std::string_view chunk) {
     if (sse) {
-      s.parser.feed(chunk, [&](const http::sse_event& e) {
+      auto st = s.parser.feed(chunk, [&](const http::sse_event& e) {
         if (!e.data.empty()) deliver(e.data, s);
       });
-      return true;
+      if (!st) s.failure = error{errc::limit_exceeded, opts_.url + ": " + rename(st.error().message)};
+      return st.has_value();
     }
     body.append(chunk);
-    return body.size() <= max_body_bytes;
+    if (body.size() <= opts_.max_message_bytes) return true;
+    s.failure = limit_error(opts_.url + ": a JSON response body", "mcp::http_client_options::max_message_bytes",
+                            opts_.max_message_bytes, "bytes");
+    body.clear();
+    body.shrink_to_fit();
+    return false;
   };
   return so;
 }
 
 void http_transport::run_post(http::request req, json id, bool had_session, std::stop_token stop) {
-  stream s;
+  stream s(opts_.max_message_bytes);
   s.want_id = id;
   int status = 0;
   std::string body;
@@ -279,6 +299,7 @@ void http_transport::run_post(http::request req, json id, bool had_session, std:
     r = send_(req, stream_options(s, status, body, sse, stop, &headers));
   }
   if (stop.stop_requested()) return;  // abandoned by the client, or closing
+  if (s.failure) return fail_request(id, *s.failure);
   // A response stream that broke after it began is resumed like one that ended early.
   if (!r && !(sse && !s.parser.last_event_id().empty()))
     return fail_request(id, network_error(r.error(), "POST"));
@@ -320,6 +341,7 @@ void http_transport::resume(stream& s, std::stop_token stop, bool had_session) {
     s.got_event = false;
     auto r = send_(req, stream_options(s, status, body, sse, stop));
     if (stop.stop_requested()) return;
+    if (s.failure) return fail_request(s.want_id, *s.failure);
     if (r && status == 404 && had_session && s.parser.last_event_id().empty())
       return fail_request(s.want_id, session_lost());
     if (r && !sse && status >= 400)
@@ -333,7 +355,7 @@ void http_transport::resume(stream& s, std::stop_token stop, bool had_session) {
 }
 
 void http_transport::run_get_stream(std::stop_token stop) {
-  stream s;
+  stream s(opts_.max_message_bytes);
   int failures = 0;
   while (!stop.stop_requested() && failures <= opts_.max_reconnects) {
     auto req = make_request("GET", nullptr, {});
@@ -346,6 +368,11 @@ void http_transport::run_get_stream(std::stop_token stop) {
     auto r = send_(req, stream_options(s, status, body, sse, stop));
     if (stop.stop_requested()) return;
     if (r && !sse) return;  // 405 (no GET stream offered) or another refusal: do without
+    if (s.failure) {
+      // An oversized event: skip it by reconnecting after the last complete event.
+      s.failure.reset();
+      s.parser.reset_failure();
+    }
     s.parser.finish();
     failures = s.got_event || r ? 0 : failures + 1;
     auto delay = std::chrono::milliseconds(s.parser.retry().value_or(opts_.default_retry.count()));

@@ -120,6 +120,7 @@ tool_result forward_call(const std::weak_ptr<mounted_server::state>& weak,
   auto c = current_client(s);
   if (!c) return tool_result::error(c.error().message);
   call_options co{.stop = ctx.stop};
+  if (!ctx.idempotency_key.empty()) co.meta[std::string(meta_idempotency_key)] = ctx.idempotency_key;
   if (ctx.on_progress)
     co.on_progress = [&ctx](const progress_update& p) {
       ctx.report_progress(p.progress, p.total, p.message);

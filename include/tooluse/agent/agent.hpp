@@ -23,6 +23,8 @@ namespace tooluse {
 namespace exec {
 class executor;
 }
+class run_journal;
+struct run_snapshot;
 namespace agent_detail {
 class tool_offer;
 }
@@ -58,12 +60,23 @@ struct agent_options {
   std::function<std::vector<std::string>(int turn)> allowed_tools_for;
   std::int64_t max_total_tokens = 0;  ///< stop when the run's tokens exceed this; 0: no limit
   int loop_limit = 2;  ///< identical calls (same tool, same arguments) run before the model is told
+  /// max_tool_calls_per_turn bounds the calls run for one model reply; the calls past it are
+  /// answered with an error result naming this limit (the model may ask again next turn).
+  int max_tool_calls_per_turn = 32;
+  /// max_tool_result_bytes bounds each tool result kept in the conversation (text, images and
+  /// resources together); a larger result is cut, with a note naming this limit, so one tool
+  /// or peer cannot grow every later request without bound.
+  std::size_t max_tool_result_bytes = 256u << 10;
   agent_event_handler on_event;
   /// executor runs the calls; null: the agent makes its own small one. Share one executor
   /// between many agents (it owns threads).
   exec::executor* executor = nullptr;
   /// runner overrides the executor entirely (tests, custom engines).
   tool_runner runner;
+  /// journal, when set, makes the run durable: every step is recorded before it takes effect
+  /// (tooluse/agent/journal.hpp), tool calls get idempotency keys, and a dangerous call the
+  /// approval policy defers stops the run as waiting instead of answering the model.
+  std::shared_ptr<run_journal> journal;
 };
 
 /// tool_call_record is one call of a run with its outcome.
@@ -81,6 +94,8 @@ struct run_result {
   std::vector<tool_call_record> tool_calls;
   llm::usage usage;
   llm::finish_reason finish = llm::finish_reason::stop;
+  /// waiting holds the calls a journaled run stopped for, waiting for approval.
+  std::vector<tool_call> waiting;
 };
 
 /// agent holds a conversation with one model over one registry. Not thread-safe: one run at a
@@ -106,6 +121,12 @@ class agent {
   /// tool-call arguments cut at the token limit), and every provider error.
   result<run_result> run(std::string user_text, std::stop_token stop = {});
 
+  /// resume continues a journaled run from `snapshot` (run_journal, options().journal): the
+  /// conversation is replaced by the snapshot's, the last response's calls without a journaled
+  /// result run (the others are not repeated), and the loop goes on. A done snapshot returns
+  /// its answer without asking the model. Errors: as run.
+  result<run_result> resume(const run_snapshot& snapshot, std::stop_token stop = {});
+
   /// history returns the conversation so far (system prompt included).
   const std::vector<llm::message>& history() const { return history_; }
 
@@ -120,8 +141,13 @@ class agent {
 
  private:
   result<llm::chat_response> ask(int turn, std::stop_token stop);
+  result<run_result> loop(int first_turn, std::stop_token stop);
+  result<run_result> fail_run(error e);
   std::vector<tool_result> run_calls(int turn, const std::vector<tool_call>& calls,
-                                     std::stop_token stop);
+                                     std::stop_token stop,
+                                     const std::map<std::string, tool_result>* done = nullptr);
+  status finish_calls(int turn, const std::vector<tool_call>& calls,
+                      std::vector<tool_result>& results);
   status check_budget() const;
   void emit(agent_event e) const;
 
@@ -136,6 +162,7 @@ class agent {
     std::string last_text;
   };
   std::map<std::string, loop_entry> seen_calls_;
+  std::optional<error> journal_error_;
   std::unique_ptr<agent_detail::tool_offer> offer_;
   std::optional<llm::usage> previous_usage_;  // the last response's, for cost estimates
   std::size_t previous_history_ = 0;          // history length when it was sent

@@ -65,6 +65,13 @@ class sse_parser {
   /// reset forgets everything, as for a new stream (last_event_id included).
   void reset();
 
+  /// reset_failure clears a limit failure and the partial event, keeping last_event_id and
+  /// retry, so the stream can be resumed after the last complete event.
+  void reset_failure() {
+    finish();
+    failure_.reset();
+  }
+
  private:
   void process_line(std::string_view line, const event_handler& on_event);
   void process_field(std::string_view name, std::string_view value);

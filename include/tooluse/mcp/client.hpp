@@ -74,6 +74,10 @@ struct client_options {
   int max_input_rounds = 8;
   /// max_list_pages bounds the pages one list_* call follows.
   int max_list_pages = 1000;
+  /// max_server_requests bounds the server's requests (sampling, elicitation, roots) and
+  /// list-changed callbacks handled at once, each on its own thread; a server sending more is
+  /// answered with a JSON-RPC error naming this limit (callbacks are dropped).
+  int max_server_requests = 32;
 
   server_request_handler on_sampling;     ///< `sampling/createMessage` -> CreateMessageResult
   server_request_handler on_elicitation;  ///< `elicitation/create` -> ElicitResult
