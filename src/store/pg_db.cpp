@@ -5,17 +5,18 @@
 
 #include <map>
 
+#include <boost/url.hpp>
+
 #include "store/db.hpp"
 
 namespace tooluse::store::detail {
 
 std::string redact_url(const std::string& url) {
-  auto scheme = url.find("://");
-  auto at = url.find('@');
-  if (scheme == std::string::npos || at == std::string::npos || at < scheme) return url;
-  auto colon = url.find(':', scheme + 3);
-  if (colon == std::string::npos || colon > at) return url;
-  return url.substr(0, colon) + ":***" + url.substr(at);
+  auto parsed = boost::urls::parse_uri(url);
+  if (!parsed) return url.find('@') == std::string::npos ? url : "(a connection URL that does not parse)";
+  boost::urls::url u(*parsed);
+  if (u.has_password()) u.set_password("***");
+  return std::string(u.buffer());
 }
 
 namespace {

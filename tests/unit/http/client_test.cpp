@@ -28,8 +28,9 @@ TEST(http_send, returns_status_headers_and_body_and_sends_method_headers_and_bod
   EXPECT_EQ(res->status, 201);
   EXPECT_EQ(res->body, "created");
   EXPECT_EQ(res->header_value("x-reply"), "yes");  // names compare case-insensitively
-  ASSERT_EQ(server.requests().size(), 1u);
-  const auto& got = server.requests()[0];
+  auto received = server.requests();
+  ASSERT_EQ(received.size(), 1u);
+  const auto& got = received[0];
   EXPECT_EQ(got.method, "POST");
   EXPECT_EQ(got.target, "/items?x=1");
   EXPECT_EQ(got.header("x-test"), "42");
