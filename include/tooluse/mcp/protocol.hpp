@@ -44,6 +44,10 @@ inline constexpr std::string_view meta_log_level = "io.modelcontextprotocol/logL
 inline constexpr std::string_view meta_server_info = "io.modelcontextprotocol/serverInfo";
 inline constexpr std::string_view meta_subscription_id = "io.modelcontextprotocol/subscriptionId";
 
+/// routing_name_field names the params field that the 2026-07-28 `Mcp-Name` header mirrors
+/// for `method` ("name", "uri" or "taskId"), or "" when the method has none.
+std::string_view routing_name_field(std::string_view method) noexcept;
+
 /// implementation names a client or server (`clientInfo` / `serverInfo`).
 struct implementation {
   std::string name;
