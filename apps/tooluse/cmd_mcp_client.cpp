@@ -25,6 +25,7 @@ struct client_flags {
   bool quiet = false;
   std::string tool;
   std::vector<std::string> args;
+  bool task = false;
 };
 
 void add_client_flags(CLI::App& cmd, client_flags& f) {
@@ -146,7 +147,20 @@ int call_tool(const client_flags& f) {
   }
   auto args = parse_tool_arguments(f.args, schema);
   if (!args) return usage_error("mcp call " + f.tool + ": " + args.error().message);
-  auto r = (*c)->call_tool_raw(f.tool, *args);
+  mcp::call_options opts;
+  if (f.task) {
+    // --task: run the call as a task and show its status until the result arrives.
+    opts.as_task = true;
+    opts.on_task = [](const mcp::task_update& u) {
+      std::cerr << "task " << u.task_id << ": " << u.status
+                << (u.status_message.empty() ? "" : " (" + u.status_message + ")") << "\n";
+    };
+    opts.on_progress = [](const mcp::progress_update& p) {
+      std::cerr << "progress " << p.progress << (p.total ? "/" + std::to_string(*p.total) : "")
+                << (p.message.empty() ? "" : " " + p.message) << "\n";
+    };
+  }
+  auto r = (*c)->call_tool_raw(f.tool, *args, opts);
   if (!r) return std::cerr << "tooluse: " << r.error().message << "\n", 1;
   if (f.json_out)
     std::cout << dump_json(*r, 2) << "\n";
@@ -180,6 +194,7 @@ const char* call_footer =
     "  tooluse mcp call --server 'tooluse mcp serve --stdio' calculator expression='2**10'\n"
     "  tooluse mcp call --server 'npx -y @modelcontextprotocol/server-everything' add a=2 b=40\n"
     "  tooluse mcp call --url http://127.0.0.1:3001/mcp echo '{\"message\": \"hi\"}' --json\n"
+    "  tooluse mcp call --url http://127.0.0.1:3001/mcp slow_compute seconds=5 --task\n"
     "Exit status: 0 ok, 1 the tool returned an error or the server failed, 2 bad usage.";
 
 void setup(CLI::App& app, app_state& state) {
@@ -194,6 +209,9 @@ void setup(CLI::App& app, app_state& state) {
   add_client_flags(*call, *co);
   call->add_option("tool", co->tool, "The tool's name")->required();
   call->add_option("args", co->args, "'JSON', key=value ..., or - for JSON on stdin");
+  call->add_flag("--task", co->task,
+                 "Run the call as an MCP task (2025-11-25: ask for one; 2026-07-28: the server "
+                 "decides) and print its status on stderr until the result arrives");
   call->footer(call_footer);
   call->callback([co, &state] { state.action = [co] { return call_tool(*co); }; });
 }

@@ -7,11 +7,6 @@
 
 namespace tooluse::mcp {
 
-struct context_access {
-  static json& responses(request_context& c) { return c.input_responses_; }
-  static std::optional<json>& state(request_context& c) { return c.request_state_; }
-};
-
 namespace {
 
 using jsonrpc::response;
@@ -68,8 +63,13 @@ method_result do_initialize(const call& c) {
     c.s->client_info = p.value("clientInfo", json::object());
     c.s->initialized = true;
   }
+  json caps = c.srv.capabilities();
+  if (chosen == version_2025_11_25)  // experimental core tasks of 2025-11-25
+    caps["tasks"] = {{"list", json::object()},
+                     {"cancel", json::object()},
+                     {"requests", {{"tools", {{"call", json::object()}}}}}};
   json out = {{"protocolVersion", chosen},
-              {"capabilities", c.srv.capabilities()},
+              {"capabilities", std::move(caps)},
               {"serverInfo", to_json(c.d.info)}};
   if (!c.d.options.instructions.empty()) out["instructions"] = c.d.options.instructions;
   return out;
@@ -82,6 +82,7 @@ method_result do_discover(const call& c) {
     for (auto v : session_versions) out["supportedVersions"].push_back(std::string(v));
   out["capabilities"].erase("logging");
   out["capabilities"]["resources"].erase("subscribe");
+  out["capabilities"]["extensions"][std::string(tasks_extension)] = json::object();
   out["_meta"] = {{std::string(meta_server_info), to_json(c.d.info)}};
   if (!c.d.options.instructions.empty()) out["instructions"] = c.d.options.instructions;
   return out;
@@ -98,8 +99,11 @@ method_result do_set_level(const call& c) {
 }
 
 method_result do_tools_list(const call& c) {
-  return page(c, c.d.all_tools(), "tools",
-              [](const std::shared_ptr<tool_entry>& t) { return tool_to_mcp_json(t->definition); });
+  return page(c, c.d.all_tools(), "tools", [](const std::shared_ptr<tool_entry>& t) {
+    json j = tool_to_mcp_json(t->definition);
+    if (t->task != task_support::forbidden) j["execution"] = {{"taskSupport", std::string(to_string(t->task))}};
+    return j;
+  });
 }
 
 json outcome_json(const call& c, json result_json, const input_required* ir) {
@@ -108,6 +112,87 @@ json outcome_json(const call& c, json result_json, const input_required* ir) {
   json out = {{"resultType", "input_required"}, {"inputRequests", ir->input_requests}};
   if (ir->state) out["requestState"] = seal_state(c.d.state_key, *ir->state);
   return out;
+}
+
+bool has_tasks_extension(const request_context& ctx) {
+  const json& caps = ctx.client_capabilities();
+  auto it = caps.find("extensions");
+  return it != caps.end() && it->is_object() && it->contains(tasks_extension);
+}
+
+jsonrpc::error_object tasks_extension_missing() {
+  return missing_capability({{"extensions", {{std::string(tasks_extension), json::object()}}}});
+}
+
+method_result from(method_outcome o) {
+  if (auto* e = std::get_if<jsonrpc::error_object>(&o)) return std::move(*e);
+  return std::move(std::get<json>(o));
+}
+
+// task_route decides whether a tools/call runs as a task. 2026-07-28: the server decides, for
+// clients that declare the tasks extension (in the request's capabilities); a required tool
+// refuses other clients with -32021. 2025-11-25: the client asks with params.task.
+std::optional<method_result> task_route(const call& c, const std::shared_ptr<tool_entry>& t, const json& args) {
+  task_support support = t->task;
+  std::optional<long long> ttl;
+  if (c.ctx.stateless()) {
+    bool ext = has_tasks_extension(c.ctx);
+    if (support == task_support::required && !ext) return method_result(tasks_extension_missing());
+    if (support == task_support::forbidden || !ext) return std::nullopt;
+  } else {
+    const json& p = c.ctx.params();
+    auto tp = p.find("task");
+    bool asked = tp != p.end() && tp->is_object();
+    if (asked && support == task_support::forbidden)
+      return method_result(err(ec::method_not_found, "Method not found: tool \"" + t->definition.name +
+                                                         "\" does not run as a task; call it without \"task\""));
+    if (!asked && support == task_support::required)
+      return method_result(err(ec::method_not_found, "Method not found: tool \"" + t->definition.name +
+                                                         "\" must be called as a task (add \"task\": {} to the params)"));
+    if (!asked) return std::nullopt;
+    if (auto it = tp->find("ttl"); it != tp->end() && it->is_number_integer()) ttl = it->get<long long>();
+  }
+  if (t->admit) {
+    std::optional<input_required> ir;
+    try {
+      ir = t->admit(args, c.ctx);
+    } catch (const std::exception& e) {
+      return method_result(result_to_json(tool_result::error("tool \"" + t->definition.name + "\" failed: " + e.what())));
+    }
+    if (ir) {
+      json j = outcome_json(c, nullptr, &*ir);
+      if (j.is_null()) return method_result(err(ec::internal_error, "tool \"" + t->definition.name + "\" asked for input, which needs protocol 2026-07-28"));
+      return method_result(std::move(j));
+    }
+  }
+  return from(c.d.tasks->start(t, args, c.ctx, ttl));
+}
+
+method_result do_tasks_get(const call& c) {
+  if (c.ctx.stateless() && !has_tasks_extension(c.ctx)) return tasks_extension_missing();
+  return from(c.d.tasks->get(c.ctx));
+}
+
+method_result do_tasks_update(const call& c) {
+  if (!c.ctx.stateless()) return err(ec::method_not_found, "Method not found: tasks/update is part of protocol 2026-07-28");
+  if (!has_tasks_extension(c.ctx)) return tasks_extension_missing();
+  return from(c.d.tasks->update(c.ctx));
+}
+
+method_result do_tasks_cancel(const call& c) {
+  if (c.ctx.stateless() && !has_tasks_extension(c.ctx)) return tasks_extension_missing();
+  return from(c.d.tasks->cancel(c.ctx));
+}
+
+method_result do_tasks_result(const call& c) {
+  if (c.ctx.stateless())
+    return err(ec::method_not_found, "Method not found: tasks/result is not part of protocol 2026-07-28 (tasks/get inlines the result)");
+  return from(c.d.tasks->result(c.ctx));
+}
+
+method_result do_tasks_list(const call& c) {
+  if (c.ctx.stateless()) return err(ec::method_not_found, "Method not found: tasks/list is not part of protocol 2026-07-28");
+  return from(c.d.tasks->list(c.ctx));
 }
 
 method_result do_tools_call(const call& c) {
@@ -128,6 +213,7 @@ method_result do_tools_call(const call& c) {
       return result_to_json(tool_result::error("invalid arguments for tool \"" + name + "\":\n" +
                                                schema::format_errors(errors)));
   }
+  if (auto task = task_route(c, t, args)) return std::move(*task);
   tool_outcome out;
   try {
     out = t->handler(args, c.ctx);
@@ -282,6 +368,11 @@ const std::unordered_map<std::string, handler_fn>& session_methods() {
       {"prompts/get", do_prompts_get},
       {"completion/complete", do_complete},
       {"server/discover", do_discover},
+      {"tasks/get", do_tasks_get},
+      {"tasks/update", do_tasks_update},
+      {"tasks/cancel", do_tasks_cancel},
+      {"tasks/result", do_tasks_result},
+      {"tasks/list", do_tasks_list},
   };
   return m;
 }

@@ -209,14 +209,13 @@ bool http_server::impl::post_stateless(tcp::socket& sock, http_request& req, con
   if (method_header != r.method)
     return write_rpc_error(sock, req, http::status::bad_request, r.id, ec::header_mismatch,
                            "Header mismatch: Mcp-Method header does not match the body method");
-  if (r.method == "tools/call" || r.method == "prompts/get" || r.method == "resources/read") {
-    const char* field = r.method == "resources/read" ? "uri" : "name";
+  if (std::string field(routing_name_field(r.method)); !field.empty()) {
     auto raw = req["Mcp-Name"];
     auto name = decode_header_value(raw);
     std::string body = r.params.is_object() ? r.params.value(field, "") : "";
     if (raw.empty() || !name || *name != body)
       return write_rpc_error(sock, req, http::status::bad_request, r.id, ec::header_mismatch,
-                             "Header mismatch: Mcp-Name header does not match params." + std::string(field));
+                             "Header mismatch: Mcp-Name header does not match params." + field);
   }
   if (r.method == "subscriptions/listen") return listen(sock, req, r);
   post_reply reply(sock, req, nullptr, {}, true, options);

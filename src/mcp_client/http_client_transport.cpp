@@ -146,9 +146,8 @@ http::request http_transport::make_request(std::string method, const json* body,
       std::string m = (*body)["method"].get<std::string>();
       req.headers.push_back({"Mcp-Method", m});
       const json p = body->value("params", json::object());
-      const char* field = m == "resources/read" ? "uri" : "name";
-      if ((m == "tools/call" || m == "prompts/get" || m == "resources/read") && p.is_object() &&
-          p.contains(field) && p[field].is_string())
+      const std::string field(routing_name_field(m));
+      if (!field.empty() && p.is_object() && p.contains(field) && p[field].is_string())
         req.headers.push_back({"Mcp-Name", encode_header_value(p[field].get<std::string>())});
     }
   } else {

@@ -47,6 +47,10 @@ inline constexpr std::string_view meta_subscription_id = "io.modelcontextprotoco
 /// same for every attempt of one call, also after a crash and a resume of a durable run.
 inline constexpr std::string_view meta_idempotency_key = "io.tooluse/idempotency-key";
 
+/// routing_name_field names the params field that the 2026-07-28 `Mcp-Name` header mirrors
+/// for `method` ("name", "uri" or "taskId"), or "" when the method has none.
+std::string_view routing_name_field(std::string_view method) noexcept;
+
 /// implementation names a client or server (`clientInfo` / `serverInfo`).
 struct implementation {
   std::string name;
