@@ -7,6 +7,8 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
+#include <boost/url.hpp>
+
 #include <algorithm>
 #include <cctype>
 #include <mutex>
@@ -168,11 +170,11 @@ curl_socket_t on_open_socket(void* user, curlsocktype purpose, curl_sockaddr* ad
   return ::socket(addr->family, addr->socktype, addr->protocol);
 }
 
+// host_of names the server in error messages: host and port, never user info or path.
 std::string host_of(const std::string& url) {
-  auto start = url.find("://");
-  start = start == std::string::npos ? 0 : start + 3;
-  auto end = url.find_first_of("/?#", start);
-  return url.substr(start, end == std::string::npos ? std::string::npos : end - start);
+  auto u = boost::urls::parse_uri(url);
+  if (!u) return url.substr(0, 200);
+  return std::string(u->encoded_host_and_port());
 }
 
 tooluse::error map_error(CURLcode code, const transfer& t, const request& req,

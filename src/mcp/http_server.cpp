@@ -240,10 +240,25 @@ bool http_server::impl::check_host_origin(const http_request& req) const {
 bool http_server::impl::handle(tcp::socket& sock, http_request& req) {
   std::string_view target = req.target();
   target = target.substr(0, target.find('?'));
-  if (target != options.path) return write_response(sock, req, http::status::not_found, "not found\n", "text/plain");
+  // The authorization hook (OAuth resource server) may answer before the request goes on.
+  auto hook = [&](bool is_endpoint) -> std::optional<bool> {
+    if (!options.authorize) return std::nullopt;
+    std::vector<std::pair<std::string, std::string>> headers;
+    for (const auto& f : req) headers.emplace_back(std::string(f.name_string()), std::string(f.value()));
+    auto d = options.authorize({.method = req.method_string(), .target = target, .headers = headers,
+                                .body = req.body(), .is_endpoint = is_endpoint});
+    if (d.status == 0) return std::nullopt;
+    return write_response(sock, req, static_cast<http::status>(d.status), d.body, d.content_type,
+                          d.headers);
+  };
+  if (target != options.path) {
+    if (auto answered = hook(false)) return *answered;
+    return write_response(sock, req, http::status::not_found, "not found\n", "text/plain");
+  }
   if (!check_host_origin(req))
     return write_rpc_error(sock, req, http::status::forbidden, std::nullopt, -32000,
                            "Forbidden: Host or Origin not allowed");
+  if (auto answered = hook(true)) return *answered;
   if (!options.bearer_token.empty()) {
     auto auth = req[http::field::authorization];
     if (auth != "Bearer " + options.bearer_token)

@@ -66,7 +66,12 @@ class http_transport final : public client_transport {
   void run_post(http::request req, json id, bool had_session, std::stop_token stop);
   void resume(stream& s, std::stop_token stop, bool had_session);
   http::send_options stream_options(stream& s, int& status, std::string& body, bool& sse,
-                                    std::stop_token stop);
+                                    std::stop_token stop,
+                                    std::vector<http::header>* headers = nullptr);
+  void add_auth_headers(http::request& req);
+  // challenged: a 401/403 the authorizer wants retried (true), or an error for it.
+  result<bool> challenged(int status, const std::vector<http::header>& response,
+                          const http::request& req);
   void run_get_stream(std::stop_token stop);
   void deliver(const std::string& data, stream& s);
   void fail_request(const json& id, error e) {
@@ -141,9 +146,8 @@ http::request http_transport::make_request(std::string method, const json* body,
       std::string m = (*body)["method"].get<std::string>();
       req.headers.push_back({"Mcp-Method", m});
       const json p = body->value("params", json::object());
-      const char* field = m == "resources/read" ? "uri" : "name";
-      if ((m == "tools/call" || m == "prompts/get" || m == "resources/read") && p.is_object() &&
-          p.contains(field) && p[field].is_string())
+      const std::string field(routing_name_field(m));
+      if (!field.empty() && p.is_object() && p.contains(field) && p[field].is_string())
         req.headers.push_back({"Mcp-Name", encode_header_value(p[field].get<std::string>())});
     }
   } else {
@@ -153,7 +157,33 @@ http::request http_transport::make_request(std::string method, const json* body,
     req.headers.push_back({"Authorization", "Bearer " + opts_.bearer_token});
   for (const auto& [k, v] : opts_.headers) req.headers.push_back({k, v});
   for (const auto& [k, v] : extra) req.headers.push_back({k, v});
+  add_auth_headers(req);
   return req;
+}
+
+void http_transport::add_auth_headers(http::request& req) {
+  if (!opts_.authorizer) return;
+  std::erase_if(req.headers, [](const http::header& h) {
+    std::string n = h.name;
+    for (auto& c : n) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return n == "authorization" || n == "dpop";
+  });
+  auto hs = opts_.authorizer->headers_for(req.method, req.url);
+  if (hs)
+    for (auto& h : *hs) req.headers.push_back(std::move(h));
+}
+
+result<bool> http_transport::challenged(int status, const std::vector<http::header>& response,
+                                        const http::request& req) {
+  if (!opts_.authorizer) return false;
+  if (status != 401 && status != 403) {
+    opts_.authorizer->on_response(response);
+    return false;
+  }
+  auto again = opts_.authorizer->on_challenge(status, response, req.headers, req.method, req.url);
+  if (!again)
+    return fail(again.error().code, opts_.url + ": authorization failed: " + again.error().message);
+  return *again;
 }
 
 status http_transport::send_with_headers(const json& m, const header_list& extra) {
@@ -183,6 +213,13 @@ status http_transport::send_with_headers(const json& m, const header_list& extra
   }
   req.total_timeout = std::chrono::seconds(30);
   auto r = send_(req, {});
+  for (int attempt = 0; r && attempt < 3; ++attempt) {
+    auto again = challenged(r->status, r->headers, req);
+    if (!again) return fail(again.error());
+    if (!*again) break;
+    add_auth_headers(req);
+    r = send_(req, {});
+  }
   if (!r) return fail(network_error(r.error(), "POST"));
   if (r->status == 404 && had_session) return fail(session_lost());
   if (r->status >= 400)
@@ -208,11 +245,13 @@ void http_transport::deliver(const std::string& data, stream& s) {
 }
 
 http::send_options http_transport::stream_options(stream& s, int& status, std::string& body,
-                                                  bool& sse, std::stop_token stop) {
+                                                  bool& sse, std::stop_token stop,
+                                                  std::vector<http::header>* headers) {
   http::send_options so;
   so.stop = stop;
-  so.on_headers = [this, &status, &sse](int st, const std::vector<http::header>& hs) {
+  so.on_headers = [this, &status, &sse, headers](int st, const std::vector<http::header>& hs) {
     status = st;
+    if (headers) *headers = hs;
     auto ct = http::find_header(hs, "content-type").value_or("");
     sse = st / 100 == 2 && ct.starts_with("text/event-stream");
     auto sid = http::find_header(hs, "mcp-session-id");
@@ -246,7 +285,18 @@ void http_transport::run_post(http::request req, json id, bool had_session, std:
   int status = 0;
   std::string body;
   bool sse = false;
-  auto r = send_(req, stream_options(s, status, body, sse, stop));
+  std::vector<http::header> headers;
+  auto r = send_(req, stream_options(s, status, body, sse, stop, &headers));
+  for (int attempt = 0; r && !stop.stop_requested() && attempt < 3; ++attempt) {
+    auto again = challenged(status, headers, req);
+    if (!again) return fail_request(id, again.error());
+    if (!*again) break;
+    add_auth_headers(req);
+    status = 0;
+    body.clear();
+    sse = false;
+    r = send_(req, stream_options(s, status, body, sse, stop, &headers));
+  }
   if (stop.stop_requested()) return;  // abandoned by the client, or closing
   if (s.failure) return fail_request(id, *s.failure);
   // A response stream that broke after it began is resumed like one that ended early.

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "tooluse/auth/oauth.hpp"
 #include "tooluse/http/client.hpp"
 #include "tooluse/mcp/client_transport.hpp"
 
@@ -43,6 +44,10 @@ struct http_client_options {
   int max_reconnects = 5;
   /// default_retry is the reconnection delay when the server sent no `retry` field.
   std::chrono::milliseconds default_retry{std::chrono::seconds(1)};
+  /// authorizer, when set, supplies the Authorization (and DPoP) headers of every request and
+  /// is told of 401/403 answers, after which the request is sent again when it says so (at
+  /// most 3 times): OAuth per the MCP authorization spec (tooluse/auth/oauth.hpp).
+  std::shared_ptr<auth::http_authorizer> authorizer;
   /// sender performs the HTTP exchanges (tests may wrap it); empty means http::send.
   http::transport sender;
 };

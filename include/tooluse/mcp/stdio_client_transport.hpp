@@ -31,13 +31,14 @@ struct process_exit {
 
 /// stdio_server_options say how to run a server. Only `command` is required.
 /// Example:
-///   mcp::stdio_client_transport t({.command = {"npx", "-y", "@modelcontextprotocol/server-memory"},
+///   mcp::stdio_client_transport t({.command = {"npx", "-y",
+///   "@modelcontextprotocol/server-memory"},
 ///                                  .name = "memory"});
 struct stdio_server_options {
-  std::vector<std::string> command;         ///< argv; command[0] is searched in PATH
-  std::map<std::string, std::string> env;   ///< added to (or replacing in) our environment
-  std::string cwd;                          ///< working folder; empty: ours
-  std::string name;                         ///< for logs ("[name] ..."); empty: command[0]
+  std::vector<std::string> command;        ///< argv; command[0] is searched in PATH
+  std::map<std::string, std::string> env;  ///< added to (or replacing in) our environment
+  std::string cwd;                         ///< working folder; empty: ours
+  std::string name;                        ///< for logs ("[name] ..."); empty: command[0]
   /// on_log receives each line the child writes to stderr, and notes about skipped stdout
   /// lines. Called from the transport's threads. Empty: write "[name] line" to our stderr.
   std::function<void(std::string_view line)> on_log;
