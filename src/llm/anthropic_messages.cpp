@@ -227,6 +227,9 @@ result<chat_response> anthropic_messages::complete(const chat_request& req,
     detail::exchange_hooks hooks{.on_body = [&](std::string_view chunk) {
       if (auto st = parser.feed(chunk, handler); !st && !state.failure) {
         state.failure = st.error();
+        const std::string from = "http::sse_limits::max_event_bytes";
+        if (auto pos = state.failure->message.find(from); pos != std::string::npos)
+          state.failure->message.replace(pos, from.size(), "llm::provider_options::max_event_bytes");
         state.failure->message = "anthropic: " + state.failure->message;
       }
       return !state.failure;  // a broken or oversized stream is abandoned at once
