@@ -353,17 +353,14 @@ result<decoded_jwt> decode_jwt(std::string_view token) {
   auto c = base64url_decode(token.substr(a + 1, b - a - 1));
   auto s = base64url_decode(token.substr(b + 1));
   if (!h || !c || !s) return fail(errc::invalid_argument, "JWT: a part is not base64url");
-  decoded_jwt out;
-  // A token comes from a peer: bounded parse (depth, size), like every other peer JSON.
+  // Peer input: parsed within the process's JSON limits.
   auto header = parse_json(*h);
   auto claims = parse_json(*c);
-  if (!header || !claims)
-    return fail(errc::invalid_argument,
-                "JWT: header or claims are not JSON: " + (header ? claims : header).error().message);
+  if (!header || !claims || !header->is_object() || !claims->is_object())
+    return fail(errc::invalid_argument, "JWT: header or claims are not JSON objects");
+  decoded_jwt out;
   out.header = std::move(*header);
   out.claims = std::move(*claims);
-  if (!out.header.is_object() || !out.claims.is_object())
-    return fail(errc::invalid_argument, "JWT: header or claims are not JSON objects");
   out.signing_input = std::string(token.substr(0, b));
   out.signature = std::move(*s);
   return out;
