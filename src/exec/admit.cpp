@@ -41,6 +41,7 @@ std::shared_ptr<job> executor::impl::make_job(const tool_call& call, std::size_t
   j->index = index;
   j->call = call;
   j->batch = batch;
+  j->trace_parent = telemetry::current();  // the caller's span parents the execute_tool span
   return j;
 }
 
@@ -83,7 +84,8 @@ std::optional<outcome_result> executor::impl::approve(job& j, bool& edited) {
                             ? options.approval({t, call, j.batch->options.session})
                             : approval_decision::defer("tool \"" + t.name + "\" is dangerous");
   switch (d.kind) {
-    case approval_kind::approve: return std::nullopt;
+    case approval_kind::approve:
+      return std::nullopt;
     case approval_kind::reject:
       return refuse(call_outcome::rejected, tool_result::error("the call to tool \"" + t.name +
                                                                "\" was rejected: " + d.message));
@@ -92,7 +94,8 @@ std::optional<outcome_result> executor::impl::approve(job& j, bool& edited) {
       call.raw_arguments = dump_json(call.arguments);
       edited = true;
       return std::nullopt;
-    case approval_kind::defer: break;
+    case approval_kind::defer:
+      break;
   }
   pending_approval p;
   const std::string ms = unix_ms_text(p.created_unix_ms);
@@ -249,7 +252,8 @@ tool_result executor::resume(const pending_approval& pending, const approval_dec
       c.arguments = decision.arguments;
       c.raw_arguments = dump_json(c.arguments);
       break;
-    case approval_kind::approve: break;
+    case approval_kind::approve:
+      break;
   }
   run_options o = options;
   if (o.session.empty()) o.session = pending.session;

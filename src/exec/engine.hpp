@@ -20,6 +20,7 @@
 
 #include "tooluse/exec/executor.hpp"
 #include "tooluse/schema/validator.hpp"
+#include "tooluse/telemetry/trace.hpp"
 
 namespace tooluse::exec {
 
@@ -50,6 +51,7 @@ struct job {
   std::string cache_key;  // non-empty when the result may be cached
   json coerced;           // the coercions made to the arguments (null: none)
   steady::time_point enqueued{};
+  telemetry::span_context trace_parent;  // the submitting thread's span, if tracing
 
   // Guarded by impl::pool_mutex.
   enum class phase { admitted, queued, running, done } state = phase::admitted;
@@ -95,9 +97,9 @@ struct executor::impl : std::enable_shared_from_this<impl> {
   std::deque<std::shared_ptr<job>> queue;
   std::set<std::shared_ptr<job>> running_jobs;
   std::map<std::string, int, std::less<>> tool_running;  // tools with max_parallel > 0
-  int active = 0;     // worker threads not stuck past a deadline
-  int abandoned = 0;  // worker threads whose job was given up on
-  int waiting = 0;    // workers waiting for a job
+  int active = 0;                                        // worker threads not stuck past a deadline
+  int abandoned = 0;                                     // worker threads whose job was given up on
+  int waiting = 0;                                       // workers waiting for a job
   bool stopping = false;
 
   // The watchdog: one deadline per queued or running job.

@@ -3,13 +3,9 @@
 #include <unordered_map>
 
 #include "mcp/server_impl.hpp"
+#include "tooluse/telemetry/trace.hpp"
 
 namespace tooluse::mcp {
-
-struct context_access {
-  static json& responses(request_context& c) { return c.input_responses_; }
-  static std::optional<json>& state(request_context& c) { return c.request_state_; }
-};
 
 namespace {
 
@@ -46,7 +42,8 @@ method_result page(const call& c, const std::vector<T>& items, const char* key, 
   }
   std::size_t n = std::max<std::size_t>(1, c.d.options.page_size);
   json list = json::array();
-  for (std::size_t i = offset; i < items.size() && i < offset + n; ++i) list.push_back(to(items[i]));
+  for (std::size_t i = offset; i < items.size() && i < offset + n; ++i)
+    list.push_back(to(items[i]));
   json out = {{key, std::move(list)}};
   if (offset + n < items.size()) out["nextCursor"] = std::to_string(offset + n);
   return out;
@@ -55,17 +52,24 @@ method_result page(const call& c, const std::vector<T>& items, const char* key, 
 method_result do_initialize(const call& c) {
   const json& p = c.ctx.params();
   std::string requested = p.value("protocolVersion", "");
-  std::string chosen = is_session_version(requested) ? requested : std::string(latest_session_version);
+  std::string chosen =
+      is_session_version(requested) ? requested : std::string(latest_session_version);
   {
     std::lock_guard lock(c.s->mu);
     c.s->protocol_version = chosen;
     c.s->client_capabilities = p.contains("capabilities") && p["capabilities"].is_object()
-                                   ? p["capabilities"] : json::object();
+                                   ? p["capabilities"]
+                                   : json::object();
     c.s->client_info = p.value("clientInfo", json::object());
     c.s->initialized = true;
   }
+  json caps = c.srv.capabilities();
+  if (chosen == version_2025_11_25)  // experimental core tasks of 2025-11-25
+    caps["tasks"] = {{"list", json::object()},
+                     {"cancel", json::object()},
+                     {"requests", {{"tools", {{"call", json::object()}}}}}};
   json out = {{"protocolVersion", chosen},
-              {"capabilities", c.srv.capabilities()},
+              {"capabilities", std::move(caps)},
               {"serverInfo", to_json(c.d.info)}};
   if (!c.d.options.instructions.empty()) out["instructions"] = c.d.options.instructions;
   return out;
@@ -78,6 +82,7 @@ method_result do_discover(const call& c) {
     for (auto v : session_versions) out["supportedVersions"].push_back(std::string(v));
   out["capabilities"].erase("logging");
   out["capabilities"]["resources"].erase("subscribe");
+  out["capabilities"]["extensions"][std::string(tasks_extension)] = json::object();
   out["_meta"] = {{std::string(meta_server_info), to_json(c.d.info)}};
   if (!c.d.options.instructions.empty()) out["instructions"] = c.d.options.instructions;
   return out;
@@ -94,8 +99,11 @@ method_result do_set_level(const call& c) {
 }
 
 method_result do_tools_list(const call& c) {
-  return page(c, c.d.all_tools(), "tools",
-              [](const std::shared_ptr<tool_entry>& t) { return tool_to_mcp_json(t->definition); });
+  return page(c, c.d.all_tools(), "tools", [](const std::shared_ptr<tool_entry>& t) {
+    json j = tool_to_mcp_json(t->definition);
+    if (t->task != task_support::forbidden) j["execution"] = {{"taskSupport", std::string(to_string(t->task))}};
+    return j;
+  });
 }
 
 json outcome_json(const call& c, json result_json, const input_required* ir) {
@@ -106,6 +114,87 @@ json outcome_json(const call& c, json result_json, const input_required* ir) {
   return out;
 }
 
+bool has_tasks_extension(const request_context& ctx) {
+  const json& caps = ctx.client_capabilities();
+  auto it = caps.find("extensions");
+  return it != caps.end() && it->is_object() && it->contains(tasks_extension);
+}
+
+jsonrpc::error_object tasks_extension_missing() {
+  return missing_capability({{"extensions", {{std::string(tasks_extension), json::object()}}}});
+}
+
+method_result from(method_outcome o) {
+  if (auto* e = std::get_if<jsonrpc::error_object>(&o)) return std::move(*e);
+  return std::move(std::get<json>(o));
+}
+
+// task_route decides whether a tools/call runs as a task. 2026-07-28: the server decides, for
+// clients that declare the tasks extension (in the request's capabilities); a required tool
+// refuses other clients with -32021. 2025-11-25: the client asks with params.task.
+std::optional<method_result> task_route(const call& c, const std::shared_ptr<tool_entry>& t, const json& args) {
+  task_support support = t->task;
+  std::optional<long long> ttl;
+  if (c.ctx.stateless()) {
+    bool ext = has_tasks_extension(c.ctx);
+    if (support == task_support::required && !ext) return method_result(tasks_extension_missing());
+    if (support == task_support::forbidden || !ext) return std::nullopt;
+  } else {
+    const json& p = c.ctx.params();
+    auto tp = p.find("task");
+    bool asked = tp != p.end() && tp->is_object();
+    if (asked && support == task_support::forbidden)
+      return method_result(err(ec::method_not_found, "Method not found: tool \"" + t->definition.name +
+                                                         "\" does not run as a task; call it without \"task\""));
+    if (!asked && support == task_support::required)
+      return method_result(err(ec::method_not_found, "Method not found: tool \"" + t->definition.name +
+                                                         "\" must be called as a task (add \"task\": {} to the params)"));
+    if (!asked) return std::nullopt;
+    if (auto it = tp->find("ttl"); it != tp->end() && it->is_number_integer()) ttl = it->get<long long>();
+  }
+  if (t->admit) {
+    std::optional<input_required> ir;
+    try {
+      ir = t->admit(args, c.ctx);
+    } catch (const std::exception& e) {
+      return method_result(result_to_json(tool_result::error("tool \"" + t->definition.name + "\" failed: " + e.what())));
+    }
+    if (ir) {
+      json j = outcome_json(c, nullptr, &*ir);
+      if (j.is_null()) return method_result(err(ec::internal_error, "tool \"" + t->definition.name + "\" asked for input, which needs protocol 2026-07-28"));
+      return method_result(std::move(j));
+    }
+  }
+  return from(c.d.tasks->start(t, args, c.ctx, ttl));
+}
+
+method_result do_tasks_get(const call& c) {
+  if (c.ctx.stateless() && !has_tasks_extension(c.ctx)) return tasks_extension_missing();
+  return from(c.d.tasks->get(c.ctx));
+}
+
+method_result do_tasks_update(const call& c) {
+  if (!c.ctx.stateless()) return err(ec::method_not_found, "Method not found: tasks/update is part of protocol 2026-07-28");
+  if (!has_tasks_extension(c.ctx)) return tasks_extension_missing();
+  return from(c.d.tasks->update(c.ctx));
+}
+
+method_result do_tasks_cancel(const call& c) {
+  if (c.ctx.stateless() && !has_tasks_extension(c.ctx)) return tasks_extension_missing();
+  return from(c.d.tasks->cancel(c.ctx));
+}
+
+method_result do_tasks_result(const call& c) {
+  if (c.ctx.stateless())
+    return err(ec::method_not_found, "Method not found: tasks/result is not part of protocol 2026-07-28 (tasks/get inlines the result)");
+  return from(c.d.tasks->result(c.ctx));
+}
+
+method_result do_tasks_list(const call& c) {
+  if (c.ctx.stateless()) return err(ec::method_not_found, "Method not found: tasks/list is not part of protocol 2026-07-28");
+  return from(c.d.tasks->list(c.ctx));
+}
+
 method_result do_tools_call(const call& c) {
   const json& p = c.ctx.params();
   if (!p.contains("name") || !p["name"].is_string())
@@ -113,8 +202,10 @@ method_result do_tools_call(const call& c) {
   std::string name = p["name"].get<std::string>();
   auto t = c.d.find_tool(name);
   if (!t) return err(ec::invalid_params, "Unknown tool: " + name);
-  json args = p.contains("arguments") && !p["arguments"].is_null() ? p["arguments"] : json::object();
-  if (!args.is_object()) return err(ec::invalid_params, "Invalid params: \"arguments\" must be an object");
+  json args =
+      p.contains("arguments") && !p["arguments"].is_null() ? p["arguments"] : json::object();
+  if (!args.is_object())
+    return err(ec::invalid_params, "Invalid params: \"arguments\" must be an object");
   if (c.d.options.validate_arguments && t->validator && !t->validated_by_executor) {
     // Invalid arguments are a tool error the model can correct (2025-11-25, SEP-1303).
     auto errors = t->validator->validate(args);
@@ -122,6 +213,7 @@ method_result do_tools_call(const call& c) {
       return result_to_json(tool_result::error("invalid arguments for tool \"" + name + "\":\n" +
                                                schema::format_errors(errors)));
   }
+  if (auto task = task_route(c, t, args)) return std::move(*task);
   tool_outcome out;
   try {
     out = t->handler(args, c.ctx);
@@ -130,7 +222,9 @@ method_result do_tools_call(const call& c) {
   }
   if (auto* ir = std::get_if<input_required>(&out)) {
     json j = outcome_json(c, nullptr, ir);
-    if (j.is_null()) return err(ec::internal_error, "tool \"" + name + "\" asked for input, which needs protocol 2026-07-28");
+    if (j.is_null())
+      return err(ec::internal_error,
+                 "tool \"" + name + "\" asked for input, which needs protocol 2026-07-28");
     return j;
   }
   if (auto* e = std::get_if<jsonrpc::error_object>(&out)) return *e;
@@ -194,8 +288,10 @@ method_result do_subscribe(const call& c, bool on) {
   if (!p.contains("uri") || !p["uri"].is_string())
     return err(ec::invalid_params, "Invalid params: a string \"uri\" is required");
   std::lock_guard lock(c.s->mu);
-  if (on) c.s->subscriptions.insert(p["uri"].get<std::string>());
-  else c.s->subscriptions.erase(p["uri"].get<std::string>());
+  if (on)
+    c.s->subscriptions.insert(p["uri"].get<std::string>());
+  else
+    c.s->subscriptions.erase(p["uri"].get<std::string>());
   return json::object();
 }
 
@@ -218,15 +314,21 @@ method_result do_prompts_get(const call& c) {
       if (x->info.name == name) e = x;
   }
   if (!e) return err(ec::invalid_params, "Invalid params: unknown prompt \"" + name + "\"");
-  json args = p.contains("arguments") && p["arguments"].is_object() ? p["arguments"] : json::object();
+  json args =
+      p.contains("arguments") && p["arguments"].is_object() ? p["arguments"] : json::object();
   for (const auto& a : e->info.arguments)
     if (a.required && !args.contains(a.name))
-      return err(ec::invalid_params, "Invalid params: prompt \"" + name + "\" needs argument \"" + a.name + "\"");
+      return err(ec::invalid_params,
+                 "Invalid params: prompt \"" + name + "\" needs argument \"" + a.name + "\"");
   auto out = e->handler(args, c.ctx);
-  if (!out) return err(out.error().jsonrpc_code ? out.error().jsonrpc_code : ec::invalid_params, out.error().message);
+  if (!out)
+    return err(out.error().jsonrpc_code ? out.error().jsonrpc_code : ec::invalid_params,
+               out.error().message);
   if (auto* ir = std::get_if<input_required>(&*out)) {
     json j = outcome_json(c, nullptr, ir);
-    if (j.is_null()) return err(ec::internal_error, "prompt \"" + name + "\" asked for input, which needs protocol 2026-07-28");
+    if (j.is_null())
+      return err(ec::internal_error,
+                 "prompt \"" + name + "\" asked for input, which needs protocol 2026-07-28");
     return j;
   }
   return to_json(std::get<prompt_result>(*out));
@@ -240,9 +342,12 @@ method_result do_complete(const call& c) {
   }
   if (!h) return err(ec::method_not_found, "Method not found: completion/complete");
   const json& p = c.ctx.params();
-  if (!p.contains("ref") || !p["ref"].is_object() || !p.contains("argument") || !p["argument"].is_object())
-    return err(ec::invalid_params, "Invalid params: completion/complete needs \"ref\" and \"argument\"");
-  return to_json(h(p["ref"], p["argument"].value("name", ""), p["argument"].value("value", ""), c.ctx));
+  if (!p.contains("ref") || !p["ref"].is_object() || !p.contains("argument") ||
+      !p["argument"].is_object())
+    return err(ec::invalid_params,
+               "Invalid params: completion/complete needs \"ref\" and \"argument\"");
+  return to_json(
+      h(p["ref"], p["argument"].value("name", ""), p["argument"].value("value", ""), c.ctx));
 }
 
 using handler_fn = method_result (*)(const call&);
@@ -263,6 +368,11 @@ const std::unordered_map<std::string, handler_fn>& session_methods() {
       {"prompts/get", do_prompts_get},
       {"completion/complete", do_complete},
       {"server/discover", do_discover},
+      {"tasks/get", do_tasks_get},
+      {"tasks/update", do_tasks_update},
+      {"tasks/cancel", do_tasks_cancel},
+      {"tasks/result", do_tasks_result},
+      {"tasks/list", do_tasks_list},
   };
   return m;
 }
@@ -281,16 +391,20 @@ bool cacheable(const std::string& m) {
 std::optional<jsonrpc::error_object> read_mrtr(server::impl& d, request_context& ctx) {
   const json& p = ctx.params();
   if (auto it = p.find("inputResponses"); it != p.end()) {
-    if (!it->is_object()) return err(ec::invalid_params, "Invalid params: \"inputResponses\" must be an object");
+    if (!it->is_object())
+      return err(ec::invalid_params, "Invalid params: \"inputResponses\" must be an object");
     for (const auto& [k, v] : it->items())
       if (!v.is_object())
-        return err(ec::invalid_params, "Invalid params: inputResponses[\"" + k + "\"] must be an object");
+        return err(ec::invalid_params,
+                   "Invalid params: inputResponses[\"" + k + "\"] must be an object");
     context_access::responses(ctx) = *it;
   }
   if (auto it = p.find("requestState"); it != p.end() && !it->is_null()) {
-    if (!it->is_string()) return err(ec::invalid_params, "Invalid params: \"requestState\" must be a string");
+    if (!it->is_string())
+      return err(ec::invalid_params, "Invalid params: \"requestState\" must be a string");
     auto state = open_state(d.state_key, it->get_ref<const std::string&>());
-    if (!state) return err(ec::invalid_params, "Invalid params: requestState integrity check failed");
+    if (!state)
+      return err(ec::invalid_params, "Invalid params: requestState integrity check failed");
     context_access::state(ctx) = std::move(*state);
   }
   return std::nullopt;
@@ -303,16 +417,42 @@ jsonrpc::error_object missing_capability(json required_capabilities) {
              json{{"requiredCapabilities", std::move(required_capabilities)}});
 }
 
-std::optional<jsonrpc::response> dispatch(server& srv, server::impl& d, const std::shared_ptr<session>& s,
+std::optional<jsonrpc::response> dispatch(server& srv, server::impl& d,
+                                          const std::shared_ptr<session>& s,
                                           const jsonrpc::request& r,
                                           const std::function<void(const json&)>& emit,
                                           std::stop_token stop) {
   if (!r.params.is_null() && !r.params.is_object())
     return response::failure(r.id, ec::invalid_params, "Invalid params: params must be an object");
   request_context ctx(srv, s, r, emit, stop);
+  // MCP semantic conventions: a SERVER span per request, parented by the client's
+  // _meta.traceparent when it sent one; tool executions inside it are its children.
+  std::optional<telemetry::span_context> parent;
+  std::string target;
+  if (r.params.is_object()) {
+    const json& meta = r.params.value("_meta", json::object());
+    if (meta.is_object() && meta.contains("traceparent") && meta["traceparent"].is_string())
+      parent = telemetry::parse_traceparent(meta["traceparent"].get<std::string>());
+    for (const char* k : {"name", "uri"})
+      if (target.empty() && r.params.contains(k) && r.params[k].is_string())
+        target = r.params[k].get<std::string>();
+  }
+  auto span = telemetry::start_span(r.method + (target.empty() ? "" : " " + target),
+                                    telemetry::span_kind::server, parent);
+  if (span.recording()) {
+    span.set("mcp.method.name", r.method);
+    if (!s->id.empty()) span.set("mcp.session.id", s->id);
+    span.set("jsonrpc.request.id", dump_json(jsonrpc::id_to_json(r.id)));
+    if (r.method == "tools/call") {
+      span.set("gen_ai.operation.name", "execute_tool");
+      span.set("gen_ai.tool.name", target);
+    }
+  }
   bool stateless = s->stateless;
   if (stateless && removed_in_stateless(r.method))
-    return response::failure(r.id, ec::method_not_found, "Method not found: " + r.method + " is not part of protocol 2026-07-28");
+    return response::failure(
+        r.id, ec::method_not_found,
+        "Method not found: " + r.method + " is not part of protocol 2026-07-28");
   const auto& table = session_methods();
   auto it = table.find(r.method);
   if (it == table.end() || (r.method == "server/discover" && !stateless && false))
@@ -327,13 +467,17 @@ std::optional<jsonrpc::response> dispatch(server& srv, server::impl& d, const st
     out = err(ec::internal_error, std::string("Internal error: ") + e.what());
   }
   if (stop.stop_requested() && !stateless) return std::nullopt;
-  if (auto* e = std::get_if<jsonrpc::error_object>(&out)) return response{r.id, nullptr, std::move(*e)};
+  if (auto* e = std::get_if<jsonrpc::error_object>(&out)) {
+    span.set_error(e->message, std::to_string(e->code));
+    return response{r.id, nullptr, std::move(*e)};
+  }
   json result = std::move(std::get<json>(out));
   if (stateless) {
     if (!result.contains("resultType")) result["resultType"] = "complete";
     if (cacheable(r.method) && result["resultType"] == "complete") {
       const cache_hint& h = r.method == "resources/read" || r.method == "server/discover"
-                                ? d.options.read_cache : d.options.list_cache;
+                                ? d.options.read_cache
+                                : d.options.list_cache;
       if (!result.contains("ttlMs")) result["ttlMs"] = h.ttl_ms;
       if (!result.contains("cacheScope")) result["cacheScope"] = h.scope;
     }

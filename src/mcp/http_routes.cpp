@@ -5,6 +5,7 @@
 
 #include "mcp/http_server_impl.hpp"
 #include "mcp/server_impl.hpp"
+#include "tooluse/base64.hpp"
 
 namespace tooluse::mcp {
 
@@ -108,23 +109,8 @@ std::optional<std::string> decode_header_value(std::string_view v) {
       v.substr(v.size() - post.size()) != post)
     return std::string(v);
   std::string_view b = v.substr(pre.size(), v.size() - pre.size() - post.size());
-  static constexpr std::string_view alphabet =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  unsigned acc = 0;
-  int bits = 0;
-  for (char c : b) {
-    if (c == '=') break;
-    auto pos = alphabet.find(c);
-    if (pos == std::string_view::npos) return std::nullopt;
-    acc = (acc << 6) | static_cast<unsigned>(pos);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out.push_back(static_cast<char>((acc >> bits) & 0xff));
-    }
-  }
-  return out;
+  while (!b.empty() && b.back() == '=') b.remove_suffix(1);
+  return base64_decode(b);
 }
 
 }  // namespace
@@ -231,14 +217,13 @@ void http_server::impl::post_stateless(const conn_ptr& c, http_request& req, con
   if (method_header != r.method)
     return write_rpc_error(c, req, http::status::bad_request, r.id, ec::header_mismatch,
                            "Header mismatch: Mcp-Method header does not match the body method");
-  if (r.method == "tools/call" || r.method == "prompts/get" || r.method == "resources/read") {
-    const char* field = r.method == "resources/read" ? "uri" : "name";
+  if (std::string field(routing_name_field(r.method)); !field.empty()) {
     auto raw = req["Mcp-Name"];
     auto name = decode_header_value(raw);
     std::string body = r.params.is_object() ? r.params.value(field, "") : "";
     if (raw.empty() || !name || *name != body)
       return write_rpc_error(c, req, http::status::bad_request, r.id, ec::header_mismatch,
-                             "Header mismatch: Mcp-Name header does not match params." + std::string(field));
+                             "Header mismatch: Mcp-Name header does not match params." + field);
   }
   if (r.method == "subscriptions/listen") return listen(c, req, r);
   const bool keep = req.keep_alive();

@@ -382,6 +382,7 @@ bool http_server::impl::on_header(const conn_ptr& c, const http_request& head) {
   std::string_view target = head.target();
   target = target.substr(0, target.find('?'));
   if (target != options.path) {
+    if (options.authorize) return true;  // the hook may answer other paths (after the body)
     c->respond(http::status::not_found, "not found\n", "text/plain", {}, false);
     return false;
   }
@@ -397,7 +398,47 @@ bool http_server::impl::on_header(const conn_ptr& c, const http_request& head) {
   return true;
 }
 
+// authorized asks the authorization hook (OAuth resource server); false when it answered.
+bool http_server::impl::authorized(const conn_ptr& c, http_request& req) {
+  std::string_view target = req.target();
+  target = target.substr(0, target.find('?'));
+  const bool is_endpoint = target == options.path;
+  std::vector<std::pair<std::string, std::string>> headers;
+  for (const auto& f : req) headers.emplace_back(std::string(f.name_string()), std::string(f.value()));
+  auto d = options.authorize({.method = req.method_string(), .target = target, .headers = headers,
+                              .body = req.body(), .is_endpoint = is_endpoint});
+  if (d.status != 0) {
+    write_response(c, req, static_cast<http::status>(d.status), d.body, d.content_type, d.headers);
+    return false;
+  }
+  if (!is_endpoint) {
+    write_response(c, req, http::status::not_found, "not found\n", "text/plain");
+    return false;
+  }
+  return true;
+}
+
 void http_server::impl::on_request(const conn_ptr& c, http_request req) {
+  if (options.authorize) {
+    // The hook may block (key fetches, token introspection): not on the I/O thread.
+    auto shared = std::make_shared<http_request>(std::move(req));
+    bool keep = shared->keep_alive();
+    bool queued = pool.post(
+        [self = shared_from_this(), c, shared] {
+          if (self->authorized(c, *shared)) self->route(c, *shared);
+        },
+        options.max_pending_requests);
+    if (!queued)
+      c->respond(http::status::service_unavailable,
+                 "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32000,\"message\":\"Service "
+                 "Unavailable: max_pending_requests reached\",\"data\":{\"limit\":\"max_pending_requests\"}}}",
+                 "application/json", {}, keep);
+    return;
+  }
+  route(c, req);
+}
+
+void http_server::impl::route(const conn_ptr& c, http_request& req) {
   try {
     switch (req.method()) {
       case http::verb::post: return post(c, req);

@@ -69,6 +69,8 @@ struct http_server::impl : detail::conn_hooks, std::enable_shared_from_this<http
   void on_closed(connection& c) override;
   const http_options& opts() const override { return options; }
 
+  bool authorized(const conn_ptr& c, http_request& req);
+  void route(const conn_ptr& c, http_request& req);
   void do_accept();
   void accepted(tcp::socket sock);
   conn_ptr oldest_idle_locked();

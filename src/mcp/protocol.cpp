@@ -128,6 +128,13 @@ json to_json(const completion_result& c) {
   return json{{"completion", std::move(j)}};
 }
 
+std::string_view routing_name_field(std::string_view method) noexcept {
+  if (method == "tools/call" || method == "prompts/get") return "name";
+  if (method == "resources/read") return "uri";
+  if (method == "tasks/get" || method == "tasks/update" || method == "tasks/cancel") return "taskId";
+  return "";
+}
+
 json tool_to_mcp_json(const tool& t) {
   json j = {{"name", t.name}};
   put_if(j, "title", t.title);

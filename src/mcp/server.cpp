@@ -20,17 +20,23 @@ tool_result needs_approval(const std::string& name, const exec::pending_approval
 // timeouts, limits and approval applied, progress forwarded, stopped when the client cancels.
 std::shared_ptr<tool_entry> adapt(const std::shared_ptr<const registered_tool>& entry,
                                   const std::shared_ptr<exec::executor>& ex,
-                                  const exec::run_options& base) {
+                                  const exec::run_options& base,
+                                  const std::map<std::string, task_support, std::less<>>& task_tools) {
   auto e = std::make_shared<tool_entry>();
   e->definition = entry->definition;
   e->validator = entry->input_validator;
   e->validated_by_executor = true;
+  if (auto it = task_tools.find(entry->definition.name); it != task_tools.end()) e->task = it->second;
   e->handler = [ex, &base, name = entry->definition.name](const json& args,
                                                           request_context& ctx) -> tool_outcome {
     tool_call call{.id = "mcp", .name = name, .raw_arguments = {}, .arguments = args};
     exec::run_options o = base;
     o.stop = ctx.stop();
     if (ctx.session_ptr() && !ctx.session_ptr()->stateless) o.session = ctx.session_ptr()->id;
+    if (auto k = ctx.meta().find(std::string(meta_idempotency_key)); k != ctx.meta().end() && k->is_string()) {
+      o.idempotency_scope = k->get<std::string>();  // the caller's key, passed on verbatim
+      call.id.clear();
+    }
     o.on_event = [&ctx, outer = base.on_event](const exec::call_event& ev) {
       if (ev.kind == exec::event_kind::progress && ev.progress)
         ctx.progress(ev.progress->progress, ev.progress->total, ev.progress->message);
@@ -52,7 +58,7 @@ std::vector<std::shared_ptr<tool_entry>> server::impl::all_tools() const {
     out = tools;
   }
   if (registry)
-    for (const auto& e : registry->list()) out.push_back(adapt(e, executor, options.call_options));
+    for (const auto& e : registry->list()) out.push_back(adapt(e, executor, options.call_options, options.task_tools));
   return out;
 }
 
@@ -63,7 +69,7 @@ std::shared_ptr<tool_entry> server::impl::find_tool(std::string_view name) const
       if (t->definition.name == name) return t;
   }
   if (registry)
-    if (auto e = registry->find(name)) return adapt(e, executor, options.call_options);
+    if (auto e = registry->find(name)) return adapt(e, executor, options.call_options, options.task_tools);
   return nullptr;
 }
 
@@ -84,6 +90,7 @@ server::server(implementation info, tool_registry* tools, server_options options
   impl_->registry = tools;
   impl_->options = std::move(options);
   impl_->state_key = random_token(32);
+  impl_->tasks = std::make_unique<task_runner>(*this, impl_->options.tasks);
   if (tools) {
     impl_->executor = impl_->options.executor;
     if (!impl_->executor) {
@@ -98,6 +105,7 @@ server::server(implementation info, tool_registry* tools, server_options options
 }
 
 server::~server() {
+  impl_->tasks->shutdown();
   if (impl_->registry) impl_->registry->remove_listener(impl_->registry_listener);
   for (auto& s : impl_->live_sessions()) close_session(s);
 }
@@ -124,6 +132,11 @@ const implementation& server::info() const { return impl_->info; }
 const server_options& server::options() const { return impl_->options; }
 
 void server::add_tool(tool definition, mcp_tool_handler handler) {
+  add_tool(std::move(definition), std::move(handler), task_support::forbidden, nullptr);
+}
+
+void server::add_tool(tool definition, mcp_tool_handler handler, task_support support,
+                      task_admission admit) {
   const std::string& name = definition.name;
   bool name_ok = !name.empty() && name.size() <= 128 &&
                  std::all_of(name.begin(), name.end(), [](char c) {
@@ -139,6 +152,8 @@ void server::add_tool(tool definition, mcp_tool_handler handler) {
     e->validator = std::make_shared<const schema::validator>(std::move(*v));
   e->definition = std::move(definition);
   e->handler = std::move(handler);
+  e->task = support;
+  e->admit = std::move(admit);
   {
     std::unique_lock lock(impl_->mu);
     for (const auto& t : impl_->tools)

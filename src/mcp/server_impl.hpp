@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "mcp/session.hpp"
+#include "mcp/task_runner.hpp"
 #include "tooluse/mcp/server.hpp"
 #include "tooluse/schema/validator.hpp"
 
@@ -17,6 +18,15 @@ struct tool_entry {
   mcp_tool_handler handler;
   std::shared_ptr<const schema::validator> validator;
   bool validated_by_executor = false;  ///< a registry tool: the executor checks its arguments
+  task_support task = task_support::forbidden;  ///< whether calls run as tasks
+  task_admission admit;  ///< runs before a task is created (may ask for input)
+};
+
+/// context_access reaches request_context's multi-round-trip fields (dispatch, task_runner).
+struct context_access {
+  static json& responses(request_context& c) { return c.input_responses_; }
+  static std::optional<json>& state(request_context& c) { return c.request_state_; }
+  static std::string& task_id(request_context& c) { return c.task_id_; }
 };
 
 struct resource_entry {
@@ -59,6 +69,7 @@ struct server::impl {
   std::vector<std::weak_ptr<listener>> listeners;
 
   std::string state_key;  ///< HMAC key sealing requestState
+  std::unique_ptr<task_runner> tasks;  ///< task-augmented calls and the tasks/* methods
 
   /// all_tools returns own tools and adapted registry tools, in a stable order.
   std::vector<std::shared_ptr<tool_entry>> all_tools() const;

@@ -44,6 +44,7 @@ class session {
   std::map<std::string, std::shared_ptr<pending_reply>> pending;  ///< by id_to_string
   std::map<std::string, std::stop_source> running;                ///< by id_to_string
   std::int64_t next_request_id = 0;
+  std::string task_key;  ///< random; owns the tasks this session created (set on first use)
   std::chrono::steady_clock::time_point last_used = std::chrono::steady_clock::now();
 
   /// send_outbound delivers a message on the session stream if there is one.

@@ -21,6 +21,8 @@ json client::impl::stateless_meta() const {
   json meta = {{std::string(meta_protocol_version), std::string(version_2026_07_28)},
                {std::string(meta_client_info), to_json(options.client_info)},
                {std::string(meta_client_capabilities), client_capabilities()}};
+  if (options.tasks)
+    meta[std::string(meta_client_capabilities)]["extensions"][std::string(tasks_extension)] = json::object();
   std::lock_guard lock(mu);
   if (level) meta[std::string(meta_log_level)] = std::string(to_string(*level));
   return meta;

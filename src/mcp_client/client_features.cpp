@@ -64,9 +64,14 @@ result<std::vector<json>> client::list_tools(const list_options& options) {
 
 result<json> client::call_tool_raw(std::string_view name, const json& arguments,
                                    const call_options& options) {
-  json params = {{"name", std::string(name)},
-                 {"arguments", arguments.is_null() ? json::object() : arguments}};
-  return impl_->request("tools/call", std::move(params), options);
+  auto r = start_tool_task(name, arguments, options);
+  if (!r) return r;
+  std::string id = created_task_id(*r);
+  if (id.empty()) return r;
+  if (!impl_->options.tasks)
+    return fail(errc::protocol_error, describe() + ": tools/call \"" + std::string(name) +
+                                          "\" answered with a task, but this client has tasks off");
+  return wait_task(id, options);
 }
 
 result<tool_result> client::call_tool(std::string_view name, const json& arguments,

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "tooluse/mcp/client.hpp"
+#include "tooluse/mcp/tasks.hpp"
 
 namespace tooluse::mcp {
 
@@ -94,8 +95,13 @@ struct client::impl {
   void on_notification(const json& message);
   void on_server_request(const json& message);
   result<json> run_handler(std::string_view method, const json& params, std::stop_token stop);
-  void spawn(std::function<void()> fn);
+  /// spawn runs `fn` on a worker; false (and nothing run) when max_server_requests are busy.
+  bool spawn(std::function<void()> fn);
 };
+
+// created_task_id returns the task id of a tools/call result that created a task (2026-07-28
+// flat CreateTaskResult, or 2025-11-25 {"task": {...}}), or "" for an ordinary result.
+std::string created_task_id(const json& r);
 
 // str_of returns j[key] when j is an object and that member a string; "" otherwise.
 inline std::string str_of(const json& j, std::string_view key) {

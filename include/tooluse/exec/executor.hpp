@@ -55,6 +55,10 @@ struct run_options {
   std::shared_ptr<run_budget> budget;    ///< shared by the batches of one run; null: unlimited
   std::chrono::milliseconds rate_limit_wait{0};  ///< wait this long for a rate-limit slot
   event_callback on_event;                       ///< this batch's events
+  /// idempotency_scope, when set, gives each call the idempotency key "SCOPE/CALL_ID" in its
+  /// call_context, or "SCOPE" alone for a call without an id (a durable run passes its run id;
+  /// the MCP server passes the caller's `_meta` key).
+  std::string idempotency_scope;
 };
 
 /// executor_stats are counters for monitoring and tests.

@@ -31,6 +31,15 @@ struct progress_update {
   std::string message;
 };
 
+/// task_update is one status a task-augmented call observed (a tasks/get poll or a
+/// notifications/tasks/status): the task's id, status and, when the server said one, message.
+struct task_update {
+  std::string task_id;
+  std::string status;  ///< working, input_required, completed, failed, cancelled
+  std::string status_message;
+  json task;  ///< the Task JSON as the server sent it
+};
+
 /// log_entry is one `notifications/message` from the server.
 struct log_entry {
   log_level level = log_level::info;
@@ -74,6 +83,17 @@ struct client_options {
   int max_input_rounds = 8;
   /// max_list_pages bounds the pages one list_* call follows.
   int max_list_pages = 1000;
+  /// max_server_requests bounds the server's requests (sampling, elicitation, roots) and
+  /// list-changed callbacks handled at once, each on its own thread; a server sending more is
+  /// answered with a JSON-RPC error naming this limit (callbacks are dropped).
+  int max_server_requests = 32;
+  /// tasks declares the 2026-07-28 tasks extension (io.modelcontextprotocol/tasks) and makes
+  /// call_tool wait for a task-augmented call's result (polling tasks/get at the server's
+  /// suggested interval); with 2025-11-25 servers, tools that require tasks are called as
+  /// tasks. false: tools that require tasks fail.
+  bool tasks = true;
+  /// max_task_time bounds how long call_tool waits for a task (then cancels it: errc::timeout).
+  std::chrono::milliseconds max_task_time{std::chrono::hours(1)};
 
   server_request_handler on_sampling;     ///< `sampling/createMessage` -> CreateMessageResult
   server_request_handler on_elicitation;  ///< `elicitation/create` -> ElicitResult
@@ -106,6 +126,13 @@ struct call_options {
   std::stop_token stop;
   /// meta is merged into the request's `_meta`.
   json meta = json::object();
+  /// on_task is told every task status a task-augmented tools/call observes while waiting.
+  std::function<void(const task_update&)> on_task;
+  /// as_task asks a 2025-11-25 server to run the call as a task (params.task) even when the
+  /// tool does not require it (it must support it). 2026-07-28 servers decide themselves.
+  bool as_task = false;
+  /// task_ttl_ms is the retention asked for a 2025-11-25 task (0: the server's default).
+  long long task_ttl_ms = 0;
 };
 
 /// list_options tune a list_* call.
@@ -150,6 +177,22 @@ class client : public std::enable_shared_from_this<client> {
   /// call_tool_raw is call_tool returning the CallToolResult JSON verbatim.
   result<json> call_tool_raw(std::string_view name, const json& arguments = json::object(),
                              const call_options& options = {});
+
+  /// start_tool_task calls a tool and returns without waiting: the Task JSON (taskId, status,
+  /// pollInterval(Ms), ...) when the server made a task, else the CallToolResult (it has
+  /// "content"). Errors as call_tool.
+  result<json> start_tool_task(std::string_view name, const json& arguments = json::object(),
+                               const call_options& options = {});
+  /// get_task returns tasks/get's result (2026-07-28: result or error inlined when terminal).
+  result<json> get_task(std::string_view task_id, const call_options& options = {});
+  /// cancel_task asks the server to cancel a task (tasks/cancel).
+  status cancel_task(std::string_view task_id, const call_options& options = {});
+  /// wait_task polls a task until it ends and returns its CallToolResult JSON; input the task
+  /// asks for (2026-07-28) is answered through the client's handlers. options.stop cancels the
+  /// task (errc::cancelled). Errors: errc::cancelled when the task was cancelled; the task's
+  /// JSON-RPC error (errc::protocol_error with jsonrpc_code) when it failed; errc::timeout
+  /// after client_options::max_task_time.
+  result<json> wait_task(std::string_view task_id, const call_options& options = {});
 
   /// list_resources, list_resource_templates and list_prompts return every item (all pages)
   /// as the server's JSON.

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "tooluse/mcp/http_auth_hook.hpp"
 #include "tooluse/mcp/server.hpp"
 #include "tooluse/result.hpp"
 
@@ -31,6 +32,10 @@ struct http_options {
   /// 127.0.0.1 and [::1] when bound to a loopback address, no check otherwise.
   std::vector<std::string> allowed_hosts;
   std::string bearer_token;  ///< when set, requests need "Authorization: Bearer <token>" (401)
+  /// authorize, when set, is asked about every request (OAuth resource server: see
+  /// http_auth_hook.hpp); other paths are offered to it before they get 404. It runs on the
+  /// handler pool (it may fetch keys or introspect tokens).
+  http_auth_hook authorize;
   int threads = 0;           ///< I/O threads; 0: the number of cores
 
   // Sizes.

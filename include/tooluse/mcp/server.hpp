@@ -8,12 +8,13 @@
 ///
 /// Example:
 ///   tooluse::tool_registry tools;
-///   tools.add({.name = "greet"}, [](const json&, call_context&) { return tool_result::text("hi"); });
-///   tooluse::mcp::server server({.name = "demo", .version = "1.0.0"}, &tools);
-///   return tooluse::mcp::serve_stdio(server) ? 0 : 1;
+///   tools.add({.name = "greet"}, [](const json&, call_context&) { return tool_result::text("hi");
+///   }); tooluse::mcp::server server({.name = "demo", .version = "1.0.0"}, &tools); return
+///   tooluse::mcp::serve_stdio(server) ? 0 : 1;
 
 #include <chrono>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <stop_token>
@@ -26,6 +27,7 @@
 #include "tooluse/json.hpp"
 #include "tooluse/jsonrpc/message.hpp"
 #include "tooluse/mcp/protocol.hpp"
+#include "tooluse/mcp/tasks.hpp"
 #include "tooluse/result.hpp"
 #include "tooluse/tools/registry.hpp"
 
@@ -78,6 +80,9 @@ class request_context {
   /// request_state returns the state this server sealed into the previous round, verified.
   const std::optional<json>& request_state() const { return request_state_; }
 
+  /// task_id is the id of the task this call runs in (empty when not a task).
+  const std::string& task_id() const { return task_id_; }
+
   /// session_ptr is the session (or per-request pseudo-session) the request belongs to.
   const std::shared_ptr<session>& session_ptr() const { return session_; }
 
@@ -93,6 +98,7 @@ class request_context {
   std::stop_token stop_;
   json input_responses_ = json::object();
   std::optional<json> request_state_;
+  std::string task_id_;
 };
 
 /// tool_outcome is what an MCP-level tool handler returns: a result (tool failures included,
@@ -107,18 +113,22 @@ jsonrpc::error_object missing_capability(json required_capabilities);
 /// requests, multi-round-trip input). Registry tools are adapted to this automatically.
 using mcp_tool_handler = std::function<tool_outcome(const json& arguments, request_context& ctx)>;
 
+/// task_admission runs synchronously before a task-supporting tool's call becomes a task: it
+/// may gather input first (return input_required; 2026-07-28 multi-round-trip), and the task
+/// then starts with the responses gathered so far (request_context::input_responses()).
+using task_admission = std::function<std::optional<input_required>(const json& arguments,
+                                                                   request_context& ctx)>;
+
 /// resource_handler reads a resource; `variables` holds template variables (empty object for
 /// direct resources). Errors become JSON-RPC errors (not found: -32602 with data.uri).
-using resource_handler =
-    std::function<result<std::vector<resource_contents>>(const std::string& uri,
-                                                         const json& variables,
-                                                         request_context& ctx)>;
+using resource_handler = std::function<result<std::vector<resource_contents>>(
+    const std::string& uri, const json& variables, request_context& ctx)>;
 
 /// prompt_outcome is a prompt result or a request for input (2026-07-28).
 using prompt_outcome = std::variant<prompt_result, input_required>;
 /// prompt_handler renders a prompt from its arguments (strings).
-using prompt_handler = std::function<result<prompt_outcome>(const json& arguments,
-                                                            request_context& ctx)>;
+using prompt_handler =
+    std::function<result<prompt_outcome>(const json& arguments, request_context& ctx)>;
 
 /// completion_handler suggests values for argument `argument` of `ref`
 /// ({"type":"ref/prompt","name":...} or {"type":"ref/resource","uri":...}).
@@ -133,10 +143,10 @@ struct cache_hint {
 
 /// server_options configure a server.
 struct server_options {
-  std::string instructions;             ///< sent in initialize / server/discover results
-  std::size_t page_size = 100;          ///< items per page of list results
-  bool stateless = true;                ///< serve 2026-07-28 per-request traffic
-  bool sessions = true;                 ///< serve the initialize handshake revisions
+  std::string instructions;     ///< sent in initialize / server/discover results
+  std::size_t page_size = 100;  ///< items per page of list results
+  bool stateless = true;        ///< serve 2026-07-28 per-request traffic
+  bool sessions = true;         ///< serve the initialize handshake revisions
   cache_hint list_cache{.ttl_ms = 0, .scope = "public"};   ///< tools/prompts/resources lists
   cache_hint read_cache{.ttl_ms = 0, .scope = "private"};  ///< resources/read and discover
   /// tool_timeout is the deadline of registry tools that set none when the server makes its
@@ -153,6 +163,12 @@ struct server_options {
   /// call_options apply to every registry tool call (budget, rate_limit_wait, ...); the server
   /// sets stop (client cancellation), session (the MCP session id) and on_event (progress).
   exec::run_options call_options;
+  /// tasks configure long-running calls: the store, TTLs, the suggested poll interval, the
+  /// bound on live tasks per client.
+  task_options tasks;
+  /// task_tools declares registry tools long-running, by name: their calls run as tasks
+  /// (optional: for clients that support tasks; required: only as tasks).
+  std::map<std::string, task_support, std::less<>> task_tools;
 };
 
 /// server is an MCP server. Register features before serving; add/remove while serving is
@@ -170,6 +186,11 @@ class server {
   /// add_tool registers an MCP-level tool (progress, logging, client requests, input_required).
   /// Throws std::invalid_argument for an invalid or duplicate name or a non-object schema.
   void add_tool(tool definition, mcp_tool_handler handler);
+  /// add_tool for a long-running tool: with `support` optional or required its calls run as
+  /// tasks (see tasks.hpp); `admit`, if set, runs before a task is created and may ask for
+  /// input first (2026-07-28).
+  void add_tool(tool definition, mcp_tool_handler handler, task_support support,
+                task_admission admit = nullptr);
   /// remove_tool unregisters a tool added with add_tool; false if unknown.
   bool remove_tool(std::string_view name);
   /// add_resource registers a directly listed resource.
