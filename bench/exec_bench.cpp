@@ -2,7 +2,9 @@
 //  - 64 calls of a tool that waits 100 ms at parallelism 64: wall time should stay near 100 ms;
 //  - overhead per call of validate + dispatch + result for a trivial tool, single thread and
 //    with several threads calling one executor (contention). Run with
-//    --benchmark_repetitions=5 --benchmark_report_aggregates_only=true for medians.
+//    --benchmark_repetitions=5 --benchmark_report_aggregates_only=true for medians;
+//  - the fast path (a synchronous tool on the caller's thread) next to the direct invoke;
+//  - a 1 s timeout with the pool saturated.
 #include <benchmark/benchmark.h>
 
 #include <chrono>
@@ -29,6 +31,21 @@ tool_registry& registry() {
     r->add({.name = "trivial", .input_schema = schema()}, [](const json& args, call_context&) {
       return tool_result::text(std::to_string(args["i"].get<int>()));
     });
+    // The same tool declared synchronous: call() takes the fast path (caller's thread).
+    r->add({.name = "trivial_sync", .input_schema = schema(), .synchronous = true},
+           [](const json& args, call_context&) {
+             return tool_result::text(std::to_string(args["i"].get<int>()));
+           });
+    // A pool filler and a tool with a 1 s timeout, for the saturated-pool timeout figure.
+    r->add({.name = "hold", .input_schema = schema()}, [](const json&, call_context& ctx) {
+      while (!ctx.stop_requested()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      return tool_result::text("held");
+    });
+    r->add({.name = "timeout1s", .input_schema = schema(), .timeout = std::chrono::seconds(1)},
+           [](const json&, call_context& ctx) {
+             while (!ctx.stop_requested()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+             return tool_result::text("late");
+           });
     return r;
   }();
   return reg;
@@ -84,6 +101,39 @@ void BM_batch_overhead_per_call(benchmark::State& state) {
 }
 BENCHMARK(BM_batch_overhead_per_call)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_batch_overhead_per_call)->Unit(benchmark::kMicrosecond)->Threads(4)->UseRealTime();
+
+// The fast path: a synchronous tool, one call at a time, on the caller's thread. Compare
+// with BM_direct_validate_and_invoke (the acceptance: at most 1 us more per call).
+void BM_fast_path_call(benchmark::State& state) {
+  auto& ex = shared_executor();
+  tool_call c = make_call("trivial_sync", 1);
+  for (auto _ : state) {
+    tool_result r = ex.call(c);
+    benchmark::DoNotOptimize(r);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_fast_path_call)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_fast_path_call)->Unit(benchmark::kMicrosecond)->Threads(4)->UseRealTime();
+
+// A 1 s tool timeout with every worker busy (4 workers, 8 holders queued): the time until
+// the caller gets its timeout result. The acceptance: at most 1.1 s.
+void BM_timeout_1s_saturated_pool(benchmark::State& state) {
+  exec::executor ex(registry(), {.max_threads = 4, .max_abandoned = 0});
+  std::stop_source release;
+  std::vector<std::future<tool_result>> holders;
+  for (int i = 0; i < 8; ++i) holders.push_back(ex.submit(make_call("hold", i), {.stop = release.get_token()}));
+  for (auto _ : state) {
+    const auto start = std::chrono::steady_clock::now();
+    tool_result r = ex.call(make_call("timeout1s", 1));
+    const auto wall = std::chrono::steady_clock::now() - start;
+    state.SetIterationTime(std::chrono::duration<double>(wall).count());
+    if (!r.is_error || !r.meta.contains("timeout")) state.SkipWithError("no timeout result");
+  }
+  release.request_stop();
+  for (auto& h : holders) h.get();
+}
+BENCHMARK(BM_timeout_1s_saturated_pool)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(3);
 
 // Baseline: the handler called directly, validation included, no engine.
 void BM_direct_validate_and_invoke(benchmark::State& state) {

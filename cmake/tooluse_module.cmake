@@ -1,7 +1,20 @@
-# tooluse_module(NAME name DEPS <targets> [PRIVATE_DEPS <targets>])
+# tooluse_module(NAME name DEPS <targets> [PRIVATE_DEPS <targets>] [HEADERS <patterns>])
 # Declares the static library tooluse_<name> (alias tooluse::<name>) from every .cpp under
-# src/<name>/. DEPS are the only modules and packages it may use: a forbidden include fails
-# at build time, which keeps the module graph one-way (design/design.md).
+# src/<name>/. DEPS are the only modules and packages it may use.
+#
+# The build enforces it: a module is not compiled against include/, but against an include tree
+# generated for it under <build>/modules/<name>/ that holds only its own public headers (as
+# symlinks to include/tooluse/...) and, through the usage requirements of DEPS, those of the
+# modules it declares, plus its own src/<name>/ as the private tree (a symlink src/<name>, so
+# "<name>/x.hpp" includes work and another module's do not). An include of a header of a
+# module it did not declare fails with "No such file or directory" (design/design.md, §2).
+#
+# Which headers are a module's: everything under include/tooluse/<name>/, plus what HEADERS
+# names (glob patterns relative to include/tooluse/). An explicit HEADERS claim wins over the
+# directory default, so one directory may hold two modules' headers: mcp_client claims
+# mcp/client*.hpp from include/tooluse/mcp/. Top-level headers belong to core (`*.hpp`), except
+# the ones another module claims (describe.hpp is schema's) and the umbrella tooluse.hpp, which
+# no module sees. Targets that are not modules (the CLI, tests, examples) see all of include/.
 set(TOOLUSE_WARNINGS -Wall -Wextra -Wpedantic -Wno-missing-field-initializers)
 
 function(tooluse_apply_flags target)
@@ -16,20 +29,143 @@ function(tooluse_apply_flags target)
 endfunction()
 
 set_property(GLOBAL PROPERTY TOOLUSE_MODULES "")
+set(TOOLUSE_MODULE_TREES ${PROJECT_BINARY_DIR}/modules)
 
 function(tooluse_module)
-  cmake_parse_arguments(M "" "NAME" "DEPS;PRIVATE_DEPS" ${ARGN})
+  cmake_parse_arguments(M "" "NAME" "DEPS;PRIVATE_DEPS;HEADERS" ${ARGN})
   file(GLOB_RECURSE srcs CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cpp)
   set(target tooluse_${M_NAME})
   add_library(${target} STATIC ${srcs})
   add_library(tooluse::${M_NAME} ALIAS ${target})
   set_target_properties(${target} PROPERTIES EXPORT_NAME ${M_NAME} OUTPUT_NAME tooluse_${M_NAME})
+  set(tree ${TOOLUSE_MODULE_TREES}/${M_NAME})
+  # A module sees its own tree; a module that links it sees that tree too (usage requirements,
+  # so transitively through DEPS). Everything else in the build (the CLI, tests, examples) is not
+  # a module and sees the whole include/ folder, as an installed user does.
+  set_target_properties(${target} PROPERTIES TOOLUSE_MODULE ON)
+  set(is_module "$<BOOL:$<TARGET_PROPERTY:TOOLUSE_MODULE>>")
   target_include_directories(${target}
-    PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include> $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>
-    PRIVATE ${PROJECT_SOURCE_DIR}/src)
+    PRIVATE ${tree}/include ${tree}/private
+    INTERFACE "$<BUILD_INTERFACE:$<IF:${is_module},${tree}/include,${PROJECT_SOURCE_DIR}/include>>"
+              $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
   target_link_libraries(${target} PUBLIC ${M_DEPS} PRIVATE ${M_PRIVATE_DEPS})
   tooluse_apply_flags(${target})
   set_property(GLOBAL APPEND PROPERTY TOOLUSE_MODULES ${target})
+  set_property(GLOBAL APPEND PROPERTY TOOLUSE_MODULE_NAMES ${M_NAME})
+  set_property(GLOBAL PROPERTY TOOLUSE_MODULE_${M_NAME}_HEADERS "${M_HEADERS}")
+  set_property(GLOBAL PROPERTY TOOLUSE_MODULE_${M_NAME}_SRC ${CMAKE_CURRENT_SOURCE_DIR})
+  set(mods "")
+  foreach(d IN LISTS M_DEPS M_PRIVATE_DEPS)
+    if(d MATCHES "^tooluse::(.+)$")
+      list(APPEND mods ${CMAKE_MATCH_1})
+    endif()
+  endforeach()
+  set_property(GLOBAL PROPERTY TOOLUSE_MODULE_${M_NAME}_DEPS "${mods}")
+endfunction()
+
+# The modules whose headers `name` may include: itself and its declared modules, transitively.
+function(tooluse_module_closure name out)
+  set(seen "")
+  set(todo ${name})
+  while(todo)
+    list(POP_FRONT todo m)
+    if(m IN_LIST seen)
+      continue()
+    endif()
+    list(APPEND seen ${m})
+    get_property(deps GLOBAL PROPERTY TOOLUSE_MODULE_${m}_DEPS)
+    list(APPEND todo ${deps})
+  endwhile()
+  set(${out} ${seen} PARENT_SCOPE)
+endfunction()
+
+# Called once after every module is declared (src/CMakeLists.txt): assigns each public header to
+# one module, builds the per-module include trees and writes the module graph.
+function(tooluse_finalize_modules)
+  set(inc ${PROJECT_SOURCE_DIR}/include/tooluse)
+  get_property(names GLOBAL PROPERTY TOOLUSE_MODULE_NAMES)
+  file(GLOB_RECURSE headers CONFIGURE_DEPENDS RELATIVE ${inc} ${inc}/*.hpp)
+  # Explicit claims first; two modules claiming one header is an error.
+  foreach(m IN LISTS names)
+    get_property(patterns GLOBAL PROPERTY TOOLUSE_MODULE_${m}_HEADERS)
+    foreach(p IN LISTS patterns)
+      file(GLOB claimed RELATIVE ${inc} ${inc}/${p})
+      foreach(h IN LISTS claimed)
+        get_property(owner GLOBAL PROPERTY TOOLUSE_HEADER_OWNER_${h})
+        if(owner AND NOT owner STREQUAL m)
+          message(FATAL_ERROR "include/tooluse/${h} is claimed by modules ${owner} and ${m}")
+        endif()
+        set_property(GLOBAL PROPERTY TOOLUSE_HEADER_OWNER_${h} ${m})
+      endforeach()
+    endforeach()
+  endforeach()
+  # Then the directory default: include/tooluse/<module>/... belongs to <module>.
+  foreach(h IN LISTS headers)
+    get_property(owner GLOBAL PROPERTY TOOLUSE_HEADER_OWNER_${h})
+    if(owner OR h STREQUAL "tooluse.hpp")
+      continue()
+    endif()
+    string(REGEX MATCH "^[^/]+" dir "${h}")
+    if(NOT h MATCHES "/" AND "core" IN_LIST names)
+      set_property(GLOBAL PROPERTY TOOLUSE_HEADER_OWNER_${h} core)
+    elseif(dir IN_LIST names)
+      set_property(GLOBAL PROPERTY TOOLUSE_HEADER_OWNER_${h} ${dir})
+    else()
+      message(WARNING "include/tooluse/${h} belongs to no module: no module compiles against it. "
+                      "Put it under include/tooluse/<module>/ or claim it with HEADERS.")
+    endif()
+  endforeach()
+  # The trees: symlinks, so an edited header is seen without reconfiguring.
+  file(REMOVE_RECURSE ${TOOLUSE_MODULE_TREES})
+  foreach(h IN LISTS headers)
+    get_property(owner GLOBAL PROPERTY TOOLUSE_HEADER_OWNER_${h})
+    if(owner)
+      get_filename_component(d ${TOOLUSE_MODULE_TREES}/${owner}/include/tooluse/${h} DIRECTORY)
+      file(MAKE_DIRECTORY ${d})
+      file(CREATE_LINK ${inc}/${h} ${TOOLUSE_MODULE_TREES}/${owner}/include/tooluse/${h}
+           SYMBOLIC COPY_ON_ERROR)
+      set_property(GLOBAL APPEND PROPERTY TOOLUSE_MODULE_${owner}_OWNED ${h})
+    endif()
+  endforeach()
+  foreach(m IN LISTS names)
+    file(MAKE_DIRECTORY ${TOOLUSE_MODULE_TREES}/${m}/include ${TOOLUSE_MODULE_TREES}/${m}/private)
+    get_property(src GLOBAL PROPERTY TOOLUSE_MODULE_${m}_SRC)
+    file(CREATE_LINK ${src} ${TOOLUSE_MODULE_TREES}/${m}/private/${m} SYMBOLIC COPY_ON_ERROR)
+  endforeach()
+  tooluse_write_module_graph(${PROJECT_BINARY_DIR}/module_graph.md)
+endfunction()
+
+# The graph as the build declares it: one line per module in TOOLUSE_MODULE_ORDER with the
+# modules it declares (DEPS and PRIVATE_DEPS). An arrow back up (a declared module later in the
+# order) is a configure error. scripts/module_graph.sh prints it; design/design.md quotes it and
+# the test module_graph.design_doc checks that the quote is current.
+function(tooluse_write_module_graph file)
+  get_property(names GLOBAL PROPERTY TOOLUSE_MODULE_NAMES)
+  set(text "")
+  foreach(m IN LISTS TOOLUSE_MODULE_ORDER)
+    if(NOT m IN_LIST names)
+      continue()
+    endif()
+    get_property(deps GLOBAL PROPERTY TOOLUSE_MODULE_${m}_DEPS)
+    list(FIND TOOLUSE_MODULE_ORDER ${m} mi)
+    foreach(d IN LISTS deps)
+      list(FIND TOOLUSE_MODULE_ORDER ${d} di)
+      if(di GREATER_EQUAL mi)
+        message(FATAL_ERROR "module ${m} declares ${d}, which comes after it in TOOLUSE_MODULE_ORDER: "
+                            "the graph must be one-way")
+      endif()
+    endforeach()
+    string(REPLACE ";" ", " deps_text "${deps}")
+    string(LENGTH "${m}" ml)
+    math(EXPR pad "12 - ${ml}")
+    string(REPEAT " " ${pad} p)
+    if(deps_text)
+      string(APPEND text "${m}${p}──► ${deps_text}\n")
+    else()
+      string(APPEND text "${m}\n")
+    endif()
+  endforeach()
+  file(WRITE ${file} "${text}")
 endfunction()
 
 # tooluse_test(NAME name DEPS <targets>): one GoogleTest executable from tests/unit/<name>/*.cpp
@@ -48,10 +184,8 @@ function(tooluse_test)
   target_include_directories(${target} PRIVATE ${PROJECT_SOURCE_DIR}/tests ${PROJECT_SOURCE_DIR}/src)
   target_compile_definitions(${target} PRIVATE
     TOOLUSE_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
-    TOOLUSE_SHARED_DIR="${TOOLUSE_SHARED_DIR}"
     TOOLUSE_CLI_PATH="$<TARGET_FILE:tooluse_cli>")
   tooluse_apply_flags(${target})
   set(labels unit ${T_LABELS})
-  gtest_discover_tests(${target} DISCOVERY_TIMEOUT 60 PROPERTIES LABELS "${labels}"
-                       ENVIRONMENT "TOOLUSE_SHARED_DIR=${TOOLUSE_SHARED_DIR}")
+  gtest_discover_tests(${target} DISCOVERY_TIMEOUT 60 PROPERTIES LABELS "${labels}")
 endfunction()

@@ -10,6 +10,7 @@
 #include <iostream>
 #include <string>
 
+#include "tooluse/auth/oauth.hpp"
 #include "tooluse/mcp/client.hpp"
 #include "tooluse/mcp/http_client_transport.hpp"
 
@@ -66,8 +67,62 @@ mcp::client_options options(const std::string& scenario) {
   };
 }
 
+// follow_redirect plays the browser: it asks for the authorization URL and returns where the
+// authorization server redirects (the callback URL with code, state and iss).
+tooluse::result<std::string> follow_redirect(const std::string& url) {
+  auto r = tooluse::http::send({.method = "GET", .url = url});
+  if (!r) return tooluse::fail(r.error());
+  auto location = r->header_value("location");
+  if (r->status / 100 != 3 || !location)
+    return tooluse::fail(tooluse::errc::protocol_error,
+                         "the authorization endpoint answered HTTP " + std::to_string(r->status) +
+                             " without a redirect");
+  return *location;
+}
+
+// authorizer sets up OAuth from the scenario's context (MCP_CONFORMANCE_CONTEXT): credentials
+// for pre-registration and the extension grants, or none (dynamic registration / CIMD).
+std::shared_ptr<tooluse::auth::oauth_authorizer> authorizer(const std::string& url,
+                                                            const std::string& scenario,
+                                                            const json& ctx) {
+  namespace auth = tooluse::auth;
+  auth::oauth_options o;
+  o.client_name = "tooluse-conformance-client";
+  o.redirect_uri = "http://localhost:3000/callback";
+  o.client_metadata_url = "https://conformance-test.local/client-metadata.json";
+  o.open_browser = follow_redirect;
+  o.log = [](const std::string& line) { std::cerr << line << "\n"; };
+  auto str = [&](const char* k) { return ctx.is_object() ? ctx.value(k, "") : std::string(); };
+  if (!str("client_id").empty())
+    o.preregistered = auth::client_credentials{.client_id = str("client_id"),
+                                               .client_secret = str("client_secret"),
+                                               .issuer = str("issuer")};
+  if (!str("private_key_pem").empty()) {
+    o.grant_type = auth::grant::client_credentials;
+    o.private_key_pem = str("private_key_pem");
+    o.signing_alg = str("signing_algorithm");
+  } else if (scenario.starts_with("auth/client-credentials")) {
+    o.grant_type = auth::grant::client_credentials;
+  } else if (!str("idp_id_token").empty()) {
+    o.grant_type = auth::grant::enterprise;
+    o.idp_token_endpoint = str("idp_token_endpoint");
+    o.idp_client_id = str("idp_client_id");
+    o.id_token = str("idp_id_token");
+  } else if (!str("valid_jwt").empty()) {
+    o.grant_type = auth::grant::jwt_bearer;
+    std::string jwt = str("valid_jwt");
+    o.assertion = [jwt]() -> tooluse::result<std::string> { return jwt; };
+  }
+  return auth::make_oauth_authorizer(url, std::move(o));
+}
+
 int run(const std::string& url, const std::string& scenario) {
-  auto c = mcp::client::connect(mcp::make_http_client_transport({.url = url}), options(scenario));
+  const char* ctx_env = std::getenv("MCP_CONFORMANCE_CONTEXT");
+  json context = ctx_env ? json::parse(ctx_env, nullptr, false) : json();
+  mcp::http_client_options http{.url = url};
+  if (scenario.starts_with("auth/")) http.authorizer = authorizer(url, scenario, context);
+  auto c =
+      mcp::client::connect(mcp::make_http_client_transport(std::move(http)), options(scenario));
   if (!c) {
     std::cerr << "conformance_client: " << c.error().what() << "\n";
     return 1;

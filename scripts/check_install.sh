@@ -13,3 +13,5 @@ out="$("$prefix/consumer-build/consumer")"
 echo "$out"
 [ "$out" = "consumer: calculator registered, greet says Hi CMake" ] || { echo "unexpected output" >&2; exit 1; }
 "$prefix/bin/tooluse" --version
+# The price catalog ships as a data file users can read and copy to override.
+[ -f "$prefix/share/tooluse/prices.json" ] || { echo "share/tooluse/prices.json not installed" >&2; exit 1; }

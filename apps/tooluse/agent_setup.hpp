@@ -7,9 +7,11 @@
 #include <string>
 
 #include "cli.hpp"
+#include "provider_setup.hpp"
 #include "tooluse/agent/agent.hpp"
 #include "tooluse/agent/spinner.hpp"
 #include "tooluse/exec/approval.hpp"
+#include "tooluse/exec/events.hpp"
 #include "tooluse/llm/provider.hpp"
 
 namespace tooluse::cli {
@@ -17,7 +19,7 @@ namespace tooluse::cli {
 /// model_flags are the options naming the model and shaping the loop. Empty/unset fields are
 /// filled from the config file, then from defaults.
 struct model_flags {
-  std::string provider;  ///< openai | anthropic
+  std::string provider;  ///< openai | openai-responses | anthropic | gemini
   std::string base_url;
   std::string model;
   std::string api_key_env;
@@ -34,7 +36,8 @@ struct model_flags {
   bool no_stream = false;
   bool no_parallel = false;
   bool strict = false;
-  bool yes = false;  ///< approve dangerous tools without asking
+  bool yes = false;        ///< approve dangerous tools without asking
+  provider_extras extras;  ///< prices, tool search, allowed tools (provider_setup.hpp)
 };
 
 /// add_model_flags adds the flags above to `cmd`.
@@ -44,11 +47,30 @@ void add_model_flags(CLI::App& cmd, model_flags& flags);
 struct resolved_model {
   std::unique_ptr<llm::provider> provider;
   agent_options options;
+  std::optional<llm::price> price;  ///< the model's, from the price catalog
 };
 
 /// resolve_model builds the provider and agent options. Errors carry the message to print
 /// (no provider configured: how to configure one; a key variable unset; a bad config file).
 result<resolved_model> resolve_model(model_flags& flags, registry_flags& registry);
+
+/// check_tool_choice refuses a --tool-choice that is not auto, none, required or a tool of
+/// `registry` (the message lists the choices).
+status check_tool_choice(const model_flags& flags, const tool_registry& registry);
+
+/// progress_lines returns an executor event callback that prints each progress report of a
+/// running tool (MCP notifications/progress of mounted servers included) as
+/// "[progress] NAME 3/10 message" through the spinner, only when stderr is a terminal.
+exec::event_callback progress_lines(tool_spinner* spinner);
+
+/// trace_header is the first line of a --trace file: {"event":"run","ts","question","provider",
+/// "model","tools":[...]} (the trace viewer's title).
+json trace_header(const std::string& question, const model_flags& flags,
+                  const tool_registry& registry);
+
+/// write_trace_line writes `j` with "ts" (Unix time in ms) as one JSON line and flushes, so a
+/// reader (tooluse trace serve) sees it at once.
+void write_trace_line(std::ostream& out, json j);
 
 /// approval_prompt returns a policy that asks on the terminal (or rejects when stdin is not a
 /// terminal), unless `yes` approves everything. Prompts are asked one at a time; `spinner`, if

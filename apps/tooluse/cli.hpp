@@ -44,9 +44,10 @@ struct registry_flags {
   bool shell = false;
   std::string tools;  ///< comma-separated names to keep; empty keeps all
   std::string mcp;    ///< path of an `mcpServers` JSON config whose servers' tools are mounted
+  std::string confirm;  ///< comma-separated names treated as dangerous (approval before each call)
 };
 
-/// add_registry_flags adds --root, --network, --shell, --tools and --mcp to `cmd`.
+/// add_registry_flags adds --root, --network, --shell, --tools, --mcp and --confirm to `cmd`.
 void add_registry_flags(CLI::App& cmd, registry_flags& flags);
 
 /// make_registry builds the registry of built-in tools the flags allow, plus the tools of the
@@ -54,5 +55,9 @@ void add_registry_flags(CLI::App& cmd, registry_flags& flags);
 /// Errors: a name in --tools that is not a tool (message lists the available ones); a bad
 /// --mcp file or a server that cannot start.
 result<std::unique_ptr<tool_registry>> make_registry(const registry_flags& flags);
+
+/// gated_tool_hint returns, for a built-in tool the flags leave off (web_search without
+/// --network, shell without --shell), the message saying which flag enables it; else "".
+std::string gated_tool_hint(const std::string& name, const registry_flags& flags);
 
 }  // namespace tooluse::cli

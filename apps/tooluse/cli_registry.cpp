@@ -14,12 +14,16 @@ void add_registry_flags(CLI::App& cmd, registry_flags& flags) {
   cmd.add_option("--mcp", flags.mcp,
                  "Mount the tools of the MCP servers in this mcpServers JSON file (Claude "
                  "Desktop/Cursor shape) as SERVER__TOOL");
+  cmd.add_option("--confirm", flags.confirm,
+                 "Comma-separated tool names that need approval before each call, as dangerous "
+                 "tools do (e.g. an MCP server's tools with side effects)");
 }
 
 namespace {
 
 // Mounts the --mcp servers into `reg`, keeping only `wanted` names when it is not empty.
-status mount_mcp(tool_registry& reg, const std::string& path, const std::vector<std::string>& wanted) {
+status mount_mcp(tool_registry& reg, const std::string& path,
+                 const std::vector<std::string>& wanted) {
   auto config = mcp::load_client_config(path);
   if (!config) return fail(config.error().code, "--mcp " + config.error().message);
   mcp::mount_options options{.include = wanted};
@@ -30,12 +34,54 @@ status mount_mcp(tool_registry& reg, const std::string& path, const std::vector<
   return {};
 }
 
+result<std::unique_ptr<tool_registry>> make_registry_unconfirmed(const registry_flags& flags);
+
+// mark_confirmed makes the --confirm tools dangerous, so the approval policy is asked first.
+status mark_confirmed(tool_registry& reg, const std::string& names) {
+  std::stringstream ss(names);
+  for (std::string name; std::getline(ss, name, ',');) {
+    if (name.empty()) continue;
+    auto entry = reg.find(name);
+    if (!entry) return fail(errc::not_found, "--confirm: no tool named \"" + name + "\"");
+    tool def = entry->definition;
+    def.dangerous = true;
+    reg.add(def, entry->handler, {.replace = true});
+  }
+  return {};
+}
+
 }  // namespace
 
+std::string gated_tool_hint(const std::string& name, const registry_flags& flags) {
+  auto has = [&](bool network, bool shell) {
+    tool_registry reg;
+    builtin::register_builtins(reg, {.root = flags.root, .network = network, .shell = shell});
+    return reg.find(name) != nullptr;
+  };
+  if (has(flags.network, flags.shell)) return "";
+  if (!flags.network && has(true, flags.shell))
+    return "tool \"" + name +
+           "\" reaches the network and is off by default; add --network to enable it";
+  if (!flags.shell && has(flags.network, true))
+    return "tool \"" + name +
+           "\" runs shell commands and is off by default; add --shell to enable it "
+           "(sandboxed; dangerous calls ask for approval)";
+  return "";
+}
+
 result<std::unique_ptr<tool_registry>> make_registry(const registry_flags& flags) {
+  auto made = make_registry_unconfirmed(flags);
+  if (made && !flags.confirm.empty())
+    if (auto s = mark_confirmed(**made, flags.confirm); !s) return fail(s.error());
+  return made;
+}
+
+namespace {
+
+result<std::unique_ptr<tool_registry>> make_registry_unconfirmed(const registry_flags& flags) {
   auto all = std::make_unique<tool_registry>();
-  builtin::register_builtins(*all, {.root = flags.root, .network = flags.network,
-                                    .shell = flags.shell});
+  builtin::register_builtins(*all,
+                             {.root = flags.root, .network = flags.network, .shell = flags.shell});
   std::vector<std::string> wanted;
   std::stringstream ss(flags.tools);
   for (std::string name; std::getline(ss, name, ',');)
@@ -47,11 +93,13 @@ result<std::unique_ptr<tool_registry>> make_registry(const registry_flags& flags
   }
   auto kept = std::make_unique<tool_registry>();
   for (const auto& name : wanted)
-    if (auto entry = all->find(name)) kept->add(entry->definition, entry->handler, {.replace = true});
+    if (auto entry = all->find(name))
+      kept->add(entry->definition, entry->handler, {.replace = true});
   if (!flags.mcp.empty())
     if (auto ok = mount_mcp(*kept, flags.mcp, wanted); !ok) return fail(ok.error());
   for (const auto& name : wanted) {
     if (kept->find(name)) continue;
+    if (auto hint = gated_tool_hint(name, flags); !hint.empty()) return fail(errc::not_found, hint);
     std::string available;
     for (const auto& n : all->names()) available += (available.empty() ? "" : ", ") + n;
     if (!flags.mcp.empty()) available += ", and the --mcp servers' tools as SERVER__TOOL";
@@ -60,4 +108,5 @@ result<std::unique_ptr<tool_registry>> make_registry(const registry_flags& flags
   return kept;
 }
 
+}  // namespace
 }  // namespace tooluse::cli

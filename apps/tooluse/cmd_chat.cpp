@@ -12,7 +12,9 @@
 #include <optional>
 
 #include "agent_setup.hpp"
+#include "conventions.hpp"
 #include "tooluse/exec/executor.hpp"
+#include "tooluse/telemetry/trace.hpp"
 
 #ifdef TOOLUSE_HAVE_READLINE
 #include <readline/history.h>
@@ -75,8 +77,8 @@ class line_reader {
       if (!raw) return std::nullopt;
       std::string line(raw);
       std::free(raw);
-      const HIST_ENTRY* last = history_length > 0 ? history_get(history_base + history_length - 1)
-                                                  : nullptr;
+      const HIST_ENTRY* last =
+          history_length > 0 ? history_get(history_base + history_length - 1) : nullptr;
       if (!line.empty() && !(last && line == last->line)) add_history(line.c_str());
       return line;
     }
@@ -97,20 +99,43 @@ class line_reader {
 #endif
 };
 
+const char* const chat_help =
+    "Commands:\n"
+    "  /help    this list\n"
+    "  /tools   the tools the model can call\n"
+    "  /reset   forget the conversation so far\n"
+    "  /exit    quit (also /quit, or end of input: Ctrl-D)\n"
+    "Anything else is sent to the model.\n";
+
 int chat(chat_options& o) {
   auto resolved = resolve_model(o.model, o.tools);
   if (!resolved) return usage_error(resolved.error().message);
+  auto root = telemetry::start_span("tooluse chat");
   auto registry = make_registry(o.tools);
   if (!registry) return usage_error(registry.error().message);
+  if (auto ok = check_tool_choice(o.model, **registry); !ok) return usage_error(ok.error().message);
   auto spinner = make_stderr_spinner();
-  exec::executor executor(
-      **registry, {.max_threads = 8, .approval = approval_prompt(o.model.yes, spinner.get())});
+  exec::executor executor(**registry, {.max_threads = 8,
+                                       .approval = approval_prompt(o.model.yes, spinner.get()),
+                                       .on_event = progress_lines(spinner.get())});
   agent_options options = resolved->options;
   options.executor = &executor;
   options.on_event = [&spinner](const agent_event& e) {
     switch (e.what) {
-      case agent_event::kind::text_delta: std::cout << e.text << std::flush; break;
+      case agent_event::kind::model_request:
+        spinner->waiting(true);
+        break;
+      case agent_event::kind::model_response:
+      case agent_event::kind::answer:
+      case agent_event::kind::error:
+        spinner->waiting(false);
+        break;
+      case agent_event::kind::text_delta:
+        spinner->waiting(false);
+        std::cout << e.text << std::flush;
+        break;
       case agent_event::kind::tool_call:
+        spinner->waiting(false);
         spinner->print(tool_call_line(e));
         spinner->begin(e.call->name);
         break;
@@ -118,16 +143,21 @@ int chat(chat_options& o) {
         spinner->end(e.call->name);
         spinner->print(tool_result_line(e));
         break;
-      default: break;
+      default:
+        break;
     }
   };
   agent a(*resolved->provider, **registry, options);
   bool tty = ::isatty(STDIN_FILENO);
-  if (tty) std::cerr << "tooluse chat: /tools lists tools, /reset forgets, /exit quits\n";
+  if (tty) std::cerr << "tooluse chat: /help for commands, /exit quits\n";
   line_reader reader(tty, !o.no_history_file);
   while (auto line = reader.read("> ")) {
     if (line->empty()) continue;
     if (*line == "/exit" || *line == "/quit") break;
+    if (*line == "/help" || *line == "/?") {
+      std::cout << chat_help << std::flush;
+      continue;
+    }
     if (*line == "/reset") {
       a.reset();
       std::cerr << "(conversation cleared)\n";
@@ -137,6 +167,14 @@ int chat(chat_options& o) {
       for (const auto& e : (*registry)->list())
         std::cout << e->definition.name << (e->definition.dangerous ? " [dangerous]" : "") << "\n";
       std::cout << std::flush;
+      continue;
+    }
+    if ((*line)[0] == '/' && line->size() > 1 &&
+        line->find_first_not_of("abcdefghijklmnopqrstuvwxyz?", 1) == std::string::npos) {
+      std::vector<std::string> commands = {"/help", "/tools", "/reset", "/exit", "/quit"};
+      auto best = closest(*line, commands);
+      std::cerr << "unknown command " << *line
+                << (best.empty() ? "" : "; did you mean " + best + "?") << " (/help lists them)\n";
       continue;
     }
     auto r = a.run(*line);
@@ -159,7 +197,8 @@ void setup(CLI::App& app, app_state& state) {
                 "Keep the line history for this session only (do not read or write "
                 "~/.local/state/tooluse/chat_history)");
   cmd->footer(
-      "Commands: /tools, /reset, /exit. On a terminal, lines are edited with readline (arrow "
+      "Commands: /help, /tools, /reset, /exit. On a terminal, lines are edited with readline "
+      "(arrow "
       "keys recall earlier lines);\npiped stdin is read line by line. EOF ends the session.");
   cmd->callback([o, &state] { state.action = [o] { return chat(*o); }; });
 }

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cli.hpp"
+#include "tooluse/auth/resource_server.hpp"
 #include "tooluse/mcp/http_server.hpp"
 #include "tooluse/mcp/server.hpp"
 #include "tooluse/mcp/transport.hpp"
@@ -17,7 +18,43 @@ struct serve_options {
   std::string token;
   std::vector<std::string> allowed_hosts;
   bool yes = false;  ///< approve dangerous tools
+  // OAuth resource server (off unless --oauth-issuer is given)
+  std::string oauth_issuer, oauth_resource, oauth_jwks_uri, oauth_introspection;
+  std::string oauth_client_id, oauth_client_secret;
+  std::vector<std::string> oauth_scopes, oauth_tool_scopes;
 };
+
+// oauth_hook makes the HTTP server an OAuth resource server (tooluse/auth/resource_server.hpp).
+result<mcp::http_auth_hook> oauth_hook(const serve_options& o, const std::string& endpoint) {
+  auth::resource_server_options ro{
+      .resource = o.oauth_resource.empty() ? endpoint : o.oauth_resource,
+      .issuer = o.oauth_issuer,
+      .jwks_uri = o.oauth_jwks_uri,
+      .introspection_endpoint = o.oauth_introspection,
+      .introspection_client_id = o.oauth_client_id,
+      .introspection_client_secret = o.oauth_client_secret,
+      .required_scopes = o.oauth_scopes};
+  for (const auto& ts : o.oauth_tool_scopes) {
+    auto eq = ts.find('=');
+    if (eq == std::string::npos || eq == 0)
+      return fail(errc::invalid_argument,
+                  "--oauth-tool-scope needs TOOL=SCOPE, got \"" + ts + "\"");
+    ro.tool_scopes[ts.substr(0, eq)].push_back(ts.substr(eq + 1));
+  }
+  std::shared_ptr<auth::resource_server> rs;
+  try {
+    rs = std::make_shared<auth::resource_server>(std::move(ro));
+  } catch (const std::invalid_argument& e) {
+    return fail(errc::invalid_argument, e.what());
+  }
+  return mcp::http_auth_hook([rs](const mcp::http_auth_request& r) {
+    auto d = rs->check(r.method, r.target, r.headers, r.body, r.is_endpoint);
+    return mcp::http_auth_decision{.status = d.status,
+                                   .headers = std::move(d.headers),
+                                   .body = std::move(d.body),
+                                   .content_type = d.content_type};
+  });
+}
 
 // approval is the policy of `mcp serve`: the client cannot be asked on a terminal (stdin is the
 // protocol), so dangerous tools run only when the user started the server with --yes.
@@ -31,12 +68,13 @@ exec::approval_policy approval(bool yes) {
 }
 
 int serve(const serve_options& o) {
-  if (o.stdio == !o.http.empty()) return usage_error("mcp serve: give exactly one of --stdio and --http HOST:PORT");
+  if (o.stdio == !o.http.empty())
+    return usage_error("mcp serve: give exactly one of --stdio and --http HOST:PORT");
   auto reg = make_registry(o.flags);
   if (!reg) return usage_error(reg.error().message);
-  mcp::server server({.name = "tooluse", .version = TOOLUSE_VERSION,
-                      .description = "tooluse built-in tools"},
-                     reg->get(), {.exec_options = {.approval = approval(o.yes)}});
+  mcp::server server(
+      {.name = "tooluse", .version = TOOLUSE_VERSION, .description = "tooluse built-in tools"},
+      reg->get(), {.exec_options = {.approval = approval(o.yes)}});
   if (o.stdio) {
     // stdout carries only protocol messages; diagnostics go to stderr.
     auto ok = mcp::serve_stdio(server);
@@ -44,7 +82,8 @@ int serve(const serve_options& o) {
     return ok ? 0 : 1;
   }
   auto colon = o.http.rfind(':');
-  if (colon == std::string::npos) return usage_error("mcp serve: --http needs HOST:PORT, e.g. 127.0.0.1:8080");
+  if (colon == std::string::npos)
+    return usage_error("mcp serve: --http needs HOST:PORT, e.g. 127.0.0.1:8080");
   int port = 0;
   try {
     port = std::stoi(o.http.substr(colon + 1));
@@ -54,8 +93,19 @@ int serve(const serve_options& o) {
   if (port < 0 || port > 65535) return usage_error("mcp serve: bad port in \"" + o.http + "\"");
   std::string host = o.http.substr(0, colon);
   if (host.size() > 2 && host.front() == '[') host = host.substr(1, host.size() - 2);
-  mcp::http_server http(server, {.host = host, .port = static_cast<unsigned short>(port),
-                                 .allowed_hosts = o.allowed_hosts, .bearer_token = o.token});
+  mcp::http_options ho{.host = host,
+                       .port = static_cast<unsigned short>(port),
+                       .allowed_hosts = o.allowed_hosts,
+                       .bearer_token = o.token};
+  if (!o.oauth_issuer.empty()) {
+    if (port == 0 && o.oauth_resource.empty())
+      return usage_error("mcp serve: --oauth-issuer needs a fixed port or --oauth-resource URL");
+    std::string shown = host.find(':') != std::string::npos ? "[" + host + "]" : host;
+    auto hook = oauth_hook(o, "http://" + shown + ":" + std::to_string(port) + "/mcp");
+    if (!hook) return usage_error("mcp serve: " + hook.error().message);
+    ho.authorize = std::move(*hook);
+  }
+  mcp::http_server http(server, ho);
   if (auto ok = http.start(); !ok) {
     std::cerr << "tooluse: " << ok.error().message << "\n";
     return 1;
@@ -73,13 +123,31 @@ void setup(CLI::App& app, app_state& state) {
   auto opts = std::make_shared<serve_options>();
   auto* mcp_cmd = app.add_subcommand("mcp", "Serve tools over the Model Context Protocol");
   mcp_cmd->require_subcommand(1);
-  auto* s = mcp_cmd->add_subcommand("serve", "Serve the built-in tools to MCP clients (stdio or HTTP)");
+  auto* s =
+      mcp_cmd->add_subcommand("serve", "Serve the built-in tools to MCP clients (stdio or HTTP)");
   add_registry_flags(*s, opts->flags);
-  s->add_flag("--stdio", opts->stdio, "Speak MCP on stdin/stdout (for Claude Desktop, Cursor, ...)");
+  s->add_flag("--stdio", opts->stdio,
+              "Speak MCP on stdin/stdout (for Claude Desktop, Cursor, ...)");
   s->add_option("--http", opts->http, "Serve Streamable HTTP on HOST:PORT, endpoint /mcp");
   s->add_option("--token", opts->token, "Require 'Authorization: Bearer TOKEN' on HTTP requests");
-  s->add_option("--allowed-host", opts->allowed_hosts, "Host/Origin names accepted over HTTP (repeatable)");
-  s->add_flag("--yes,-y", opts->yes, "Run dangerous tools (shell, file writes, ...) without approval");
+  s->add_option("--allowed-host", opts->allowed_hosts,
+                "Host/Origin names accepted over HTTP (repeatable)");
+  s->add_option("--oauth-issuer", opts->oauth_issuer,
+                "Act as an OAuth resource server: accept tokens from this authorization server");
+  s->add_option("--oauth-resource", opts->oauth_resource,
+                "This server's public URL (token audience); default http://HOST:PORT/mcp");
+  s->add_option("--oauth-jwks-uri", opts->oauth_jwks_uri,
+                "The issuer's JWKS (default: from its metadata)");
+  s->add_option("--oauth-introspection", opts->oauth_introspection,
+                "RFC 7662 endpoint for opaque tokens");
+  s->add_option("--oauth-client-id", opts->oauth_client_id, "Client id for introspection");
+  s->add_option("--oauth-client-secret", opts->oauth_client_secret, "Its secret")
+      ->envname("TOOLUSE_OAUTH_CLIENT_SECRET");
+  s->add_option("--oauth-scope", opts->oauth_scopes, "A scope every request needs (repeatable)");
+  s->add_option("--oauth-tool-scope", opts->oauth_tool_scopes,
+                "TOOL=SCOPE: a scope calling TOOL needs (repeatable)");
+  s->add_flag("--yes,-y", opts->yes,
+              "Run dangerous tools (shell, file writes, ...) without approval");
   s->footer("Exit status: 0 the client disconnected, 1 serving failed, 2 bad usage.");
   s->callback([opts, &state] { state.action = [opts] { return serve(*opts); }; });
 }

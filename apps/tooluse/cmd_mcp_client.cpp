@@ -6,6 +6,7 @@
 #include <map>
 
 #include "cli.hpp"
+#include "conventions.hpp"
 #include "tooluse/mcp/client.hpp"
 #include "tooluse/mcp/mount.hpp"
 
@@ -19,7 +20,7 @@ struct client_flags {
   std::vector<std::string> env;      ///< "NAME=value" for the stdio server
   std::string cwd;
   std::string protocol = "auto";
-  double timeout = 60;
+  std::chrono::milliseconds timeout{60000};
   bool json_out = false;
   bool quiet = false;
   std::string tool;
@@ -28,14 +29,17 @@ struct client_flags {
 };
 
 void add_client_flags(CLI::App& cmd, client_flags& f) {
-  cmd.add_option("--server", f.server, "Run this stdio server, e.g. 'npx -y @modelcontextprotocol/server-memory'");
-  cmd.add_option("--url", f.url, "Connect to this Streamable HTTP endpoint, e.g. http://127.0.0.1:3000/mcp");
+  cmd.add_option("--server", f.server,
+                 "Run this stdio server, e.g. 'npx -y @modelcontextprotocol/server-memory'");
+  cmd.add_option("--url", f.url,
+                 "Connect to this Streamable HTTP endpoint, e.g. http://127.0.0.1:3000/mcp");
   cmd.add_option("--header", f.headers, "HTTP header 'Name: value' (repeatable)");
   cmd.add_option("--env", f.env, "NAME=value for the stdio server's environment (repeatable)");
   cmd.add_option("--cwd", f.cwd, "Working folder of the stdio server");
   cmd.add_option("--protocol", f.protocol, "Protocol revision: auto, 2026-07-28, 2025-11-25, ...")
       ->capture_default_str();
-  cmd.add_option("--timeout", f.timeout, "Seconds to wait for an answer")->capture_default_str();
+  add_duration_option(cmd, "--timeout", f.timeout,
+                      "How long to wait for an answer (500ms, 30s, 2m)");
   cmd.add_flag("--json", f.json_out, "Print the server's JSON");
   cmd.add_flag("--quiet,-q", f.quiet, "Drop the server's stderr");
 }
@@ -61,7 +65,8 @@ result<mcp::server_config> server_from_flags(const client_flags& f) {
   if (!words) return fail(errc::invalid_argument, "--server: " + words.error().message);
   auto slash = (*words)[0].rfind('/');
   s = {.name = slash == std::string::npos ? (*words)[0] : (*words)[0].substr(slash + 1),
-       .command = *words, .cwd = f.cwd};
+       .command = *words,
+       .cwd = f.cwd};
   for (const auto& e : f.env) {
     auto eq = e.find('=');
     if (eq == std::string::npos || eq == 0)
@@ -78,7 +83,7 @@ result<std::shared_ptr<mcp::client>> connect(const client_flags& f, const mcp::s
   if (!transport) return fail(transport.error());
   mcp::client_options o{.client_info = {.name = "tooluse", .version = TOOLUSE_VERSION},
                         .protocol_version = f.protocol};
-  o.request_timeout = std::chrono::milliseconds(static_cast<long long>(f.timeout * 1000));
+  o.request_timeout = f.timeout;
   return mcp::client::connect(std::move(*transport), o);
 }
 
@@ -108,62 +113,22 @@ int list_tools(const client_flags& f) {
   return 0;
 }
 
-// property_type is the JSON type a schema gives a property ("" when unknown).
-std::string property_type(const json& schema, const std::string& key) {
-  if (!schema.contains("properties") || !schema["properties"].contains(key)) return "";
-  const json& type = schema["properties"][key].value("type", json());
-  if (type.is_string()) return type.get<std::string>();
-  if (type.is_array())
-    for (const auto& t : type)
-      if (t.is_string() && t != "null") return t.get<std::string>();
-  return "";
-}
-
-// typed_value converts key=value text by the schema's type for the key.
-result<json> typed_value(const std::string& type, const std::string& key, const std::string& text) {
-  if (type == "string") return json(text);
-  auto parsed = parse_json(text);
-  if (type.empty()) return parsed && !parsed->is_string() ? *parsed : json(text);
-  const bool ok = parsed && ((type == "integer" && parsed->is_number_integer()) ||
-                             (type == "number" && parsed->is_number()) ||
-                             (type == "boolean" && parsed->is_boolean()) ||
-                             (type == "object" && parsed->is_object()) ||
-                             (type == "array" && parsed->is_array()) || (type == "null" && parsed->is_null()));
-  if (!ok) return fail(errc::invalid_argument, "argument " + key + "=" + text + ": expected " + type);
-  return *parsed;
-}
-
-result<json> build_arguments(const client_flags& f, const json& schema) {
-  if (f.args.size() == 1 && !f.args[0].empty() && f.args[0][0] == '{') {
-    auto j = parse_json(f.args[0]);
-    if (!j || !j->is_object()) return fail(errc::invalid_argument, "the arguments are not a JSON object");
-    return *j;
-  }
-  json out = json::object();
-  for (const auto& a : f.args) {
-    auto eq = a.find('=');
-    if (eq == std::string::npos || eq == 0)
-      return fail(errc::invalid_argument, "expected 'JSON' or key=value arguments, got \"" + a + "\"");
-    auto key = a.substr(0, eq);
-    auto value = typed_value(property_type(schema, key), key, a.substr(eq + 1));
-    if (!value) return fail(value.error());
-    out[key] = *value;
-  }
-  return out;
-}
-
 void print_result(const json& r) {
   for (const auto& b : r.value("content", json::array())) {
     const std::string type = b.value("type", "");
-    if (type == "text") std::cout << b.value("text", "") << "\n";
+    if (type == "text")
+      std::cout << b.value("text", "") << "\n";
     else if (type == "image" || type == "audio")
       std::cout << "[" << type << " " << b.value("mimeType", "") << ", "
                 << b.value("data", "").size() << " base64 characters]\n";
-    else if (type == "resource_link") std::cout << "[link " << b.value("uri", "") << "]\n";
+    else if (type == "resource_link")
+      std::cout << "[link " << b.value("uri", "") << "]\n";
     else if (type == "resource") {
       const json& res = b.value("resource", json::object());
-      if (res.contains("text")) std::cout << res.value("text", "") << "\n";
-      else std::cout << "[resource " << res.value("uri", "") << "]\n";
+      if (res.contains("text"))
+        std::cout << res.value("text", "") << "\n";
+      else
+        std::cout << "[resource " << res.value("uri", "") << "]\n";
     }
   }
   if (r.value("content", json::array()).empty() && r.contains("structuredContent"))
@@ -180,7 +145,7 @@ int call_tool(const client_flags& f) {
     for (const auto& t : *tools)
       if (t.value("name", "") == f.tool) schema = t.value("inputSchema", json::object());
   }
-  auto args = build_arguments(f, schema);
+  auto args = parse_tool_arguments(f.args, schema);
   if (!args) return usage_error("mcp call " + f.tool + ": " + args.error().message);
   mcp::call_options opts;
   if (f.task) {
@@ -197,8 +162,10 @@ int call_tool(const client_flags& f) {
   }
   auto r = (*c)->call_tool_raw(f.tool, *args, opts);
   if (!r) return std::cerr << "tooluse: " << r.error().message << "\n", 1;
-  if (f.json_out) std::cout << dump_json(*r, 2) << "\n";
-  else print_result(*r);
+  if (f.json_out)
+    std::cout << dump_json(*r, 2) << "\n";
+  else
+    print_result(*r);
   return r->value("isError", false) ? 1 : 0;
 }
 
@@ -206,7 +173,8 @@ CLI::App* mcp_command(CLI::App& app) {
   try {
     return app.get_subcommand("mcp");
   } catch (const CLI::OptionNotFound&) {
-    auto* mcp_cmd = app.add_subcommand("mcp", "Serve tools over the Model Context Protocol, or use an MCP server's");
+    auto* mcp_cmd = app.add_subcommand(
+        "mcp", "Serve tools over the Model Context Protocol, or use an MCP server's");
     mcp_cmd->require_subcommand(1);
     return mcp_cmd;
   }
@@ -215,11 +183,13 @@ CLI::App* mcp_command(CLI::App& app) {
 const char* list_footer =
     "Examples:\n"
     "  tooluse mcp list --server 'npx -y @modelcontextprotocol/server-memory'\n"
-    "  tooluse mcp list --url http://127.0.0.1:3001/mcp --header 'Authorization: Bearer $TOKEN' --json\n"
+    "  tooluse mcp list --url http://127.0.0.1:3001/mcp --header 'Authorization: Bearer $TOKEN' "
+    "--json\n"
     "Exit status: 0 ok, 1 the server failed, 2 bad usage.";
 const char* call_footer =
-    "Arguments: one JSON object, or key=value pairs typed by the tool's input schema\n"
-    "(numbers, true/false, JSON for objects and arrays, text otherwise).\n"
+    "Arguments: one JSON object, key=value pairs typed by the tool's input schema\n"
+    "(numbers, true/false, JSON for objects and arrays, text otherwise), or - for a JSON\n"
+    "object on stdin.\n"
     "Examples:\n"
     "  tooluse mcp call --server 'tooluse mcp serve --stdio' calculator expression='2**10'\n"
     "  tooluse mcp call --server 'npx -y @modelcontextprotocol/server-everything' add a=2 b=40\n"
@@ -238,7 +208,7 @@ void setup(CLI::App& app, app_state& state) {
   auto* call = mcp_cmd->add_subcommand("call", "Call a tool of an MCP server (stdio or HTTP)");
   add_client_flags(*call, *co);
   call->add_option("tool", co->tool, "The tool's name")->required();
-  call->add_option("args", co->args, "'JSON' or key=value ...");
+  call->add_option("args", co->args, "'JSON', key=value ..., or - for JSON on stdin");
   call->add_flag("--task", co->task,
                  "Run the call as an MCP task (2025-11-25: ask for one; 2026-07-28: the server "
                  "decides) and print its status on stderr until the result arrives");

@@ -1,20 +1,20 @@
 // tooluse run "QUESTION": one agent run against a model, tools from the built-in registry.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 
 #include "agent_setup.hpp"
+#include "run_command.hpp"
 #include "tooluse/exec/executor.hpp"
+#include "tooluse/store/queue.hpp"
+#include "tooluse/telemetry/trace.hpp"
 
 namespace tooluse::cli {
 namespace {
-
-struct run_options {
-  registry_flags tools;
-  model_flags model;
-  std::string question;
-  std::string trace;
-  bool json_output = false;
-};
 
 // progress_printer shows the run on stderr (tool calls and outcomes, with a spinner while tools
 // run when stderr is a terminal) and streams the answer text to stdout, unless --json asked for
@@ -27,14 +27,24 @@ struct progress_printer {
 
   void operator()(const agent_event& e) {
     if (trace && e.what != agent_event::kind::reasoning_delta)
-      *trace << dump_json(agent_event_to_json(e)) << "\n" << std::flush;
+      write_trace_line(*trace, agent_event_to_json(e));
     if (json_output) return;
     switch (e.what) {
+      case agent_event::kind::model_request:
+        spinner->waiting(true);
+        break;
+      case agent_event::kind::model_response:
+      case agent_event::kind::answer:
+      case agent_event::kind::error:
+        spinner->waiting(false);
+        break;
       case agent_event::kind::text_delta:
+        spinner->waiting(false);
         std::cout << e.text << std::flush;
         streamed = true;
         break;
       case agent_event::kind::tool_call:
+        spinner->waiting(false);
         if (streamed) std::cout << "\n" << std::flush;
         streamed = false;
         spinner->print(tool_call_line(e));
@@ -44,82 +54,157 @@ struct progress_printer {
         spinner->end(e.call->name);
         spinner->print(tool_result_line(e));
         break;
-      default: break;
+      default:
+        break;
     }
   }
 };
 
-json run_json(const run_result& r) {
-  json calls = json::array();
-  for (const auto& c : r.tool_calls)
-    calls.push_back({{"name", c.call.name},
-                     {"arguments", c.call.arguments.is_null() ? json(c.call.raw_arguments)
-                                                              : c.call.arguments},
-                     {"result", c.result.all_text()},
-                     {"is_error", c.result.is_error},
-                     {"ms", c.duration.count()}});
-  return {{"answer", r.answer}, {"turns", r.turns}, {"tool_calls", calls},
-          {"usage", llm::usage_to_json(r.usage)}};
+// cost_json is the run's cost in USD, or null when the model is not in the price catalog.
+json cost_json(const run_result& r, bool priced) { return priced ? json(r.usage.cost) : json(); }
+
+// usage_line is the summary `run` prints on stderr after the answer.
+std::string usage_line(const run_result& r, bool priced) {
+  const auto& u = r.usage;
+  std::string line = "[usage] " + std::to_string(u.requests) + " requests, " +
+                     std::to_string(u.input_tokens) + " input tokens";
+  if (u.cache_read_tokens) line += " (" + std::to_string(u.cache_read_tokens) + " cached)";
+  line += ", " + std::to_string(u.output_tokens) + " output tokens, cost ";
+  if (!priced) return line + "unknown (the model is not in the price catalog; see --prices)\n";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "$%.6f", u.cost);
+  return line + buf + "\n";
 }
 
-int run_agent(run_options& o) {
+json run_json(const run_result& r, bool priced) {
+  json calls = json::array();
+  for (const auto& c : r.tool_calls)
+    calls.push_back(
+        {{"name", c.call.name},
+         {"arguments", c.call.arguments.is_null() ? json(c.call.raw_arguments) : c.call.arguments},
+         {"result", c.result.all_text()},
+         {"is_error", c.result.is_error},
+         {"ms", c.duration.count()}});
+  return {{"answer", r.answer},
+          {"turns", r.turns},
+          {"tool_calls", calls},
+          {"usage", llm::usage_to_json(r.usage)},
+          {"cost", cost_json(r, priced)}};
+}
+
+}  // namespace
+
+int run_agent(run_request& o) {
+  // The question: the argument, or stdin when it is "-" or absent and stdin is not a terminal
+  // (echo "What is 2*3?" | tooluse run; tooluse run - < task.txt). A resumed run has its own.
+  if (!o.durable.resume && (o.question.empty() || o.question == "-")) {
+    if (o.question.empty() && ::isatty(STDIN_FILENO))
+      return usage_error(
+          "run: give the question as an argument or pipe it on stdin, e.g.\n"
+          "  tooluse run \"What is 2*3?\"\n  echo \"What is 2*3?\" | tooluse run");
+    o.question.assign(std::istreambuf_iterator<char>(std::cin), {});
+    while (!o.question.empty() && (o.question.back() == '\n' || o.question.back() == '\r'))
+      o.question.pop_back();
+    if (o.question.empty()) return usage_error("run: the question read from stdin is empty");
+  }
   auto resolved = resolve_model(o.model, o.tools);
   if (!resolved) return usage_error(resolved.error().message);
+  // One trace per command: mounting --mcp servers and the agent run share this root span.
+  auto root = telemetry::start_span("tooluse run");
   auto registry = make_registry(o.tools);
   if (!registry) return usage_error(registry.error().message);
+  if (auto ok = check_tool_choice(o.model, **registry); !ok) return usage_error(ok.error().message);
   std::ofstream trace;
   if (!o.trace.empty()) {
     trace.open(o.trace, std::ios::trunc);
     if (!trace) return usage_error("cannot write the trace file \"" + o.trace + "\"");
+    write_trace_line(trace, trace_header(o.question, o.model, **registry));
   }
   // --json keeps stderr free of animation too: the spinner draws only for the human view.
-  auto spinner = o.json_output ? std::make_unique<tool_spinner>(tool_spinner_options{
-                                     .out = &std::cerr, .terminal = false})
+  auto spinner = o.json_output ? std::make_unique<tool_spinner>(
+                                     tool_spinner_options{.out = &std::cerr, .terminal = false})
                                : make_stderr_spinner();
+  durable_run durable;
+  if (auto s = durable.open(o.durable, o.model, o.tools); !s) return usage_error(s.error().message);
   exec::executor executor(
-      **registry, {.max_threads = 8, .approval = approval_prompt(o.model.yes, spinner.get())});
+      **registry, {.max_threads = 8,
+                   .approval = durable.active() ? durable.approval(o.model.yes, spinner.get())
+                                                : approval_prompt(o.model.yes, spinner.get()),
+                   .on_event = o.json_output ? exec::event_callback{} : progress_lines(spinner.get())});
   progress_printer printer{.json_output = o.json_output,
                            .trace = trace.is_open() ? &trace : nullptr,
                            .spinner = spinner.get()};
   agent_options options = resolved->options;
   options.executor = &executor;
   options.on_event = [&printer](const agent_event& e) { printer(e); };
+  options.journal = durable.journal();
+  std::unique_ptr<store::tool_queue> queue;
+  if (!o.durable.queue.empty()) {
+    if (!durable.active()) return usage_error("--queue needs --store postgresql://... (or TOOLUSE_STORE)");
+    auto q = store::tool_queue::open(store_location(o.durable.store), o.durable.queue);
+    if (!q) return usage_error(q.error().message);
+    queue = std::move(*q);
+    options.runner = queue->runner(durable.id());
+  }
   agent a(*resolved->provider, **registry, options);
-  auto r = a.run(o.question);
+  bool priced = resolved->price.has_value();
+  auto r = durable.snapshot() ? a.resume(*durable.snapshot()) : a.run(o.question);
   if (!r) {
     if (printer.streamed) std::cout << "\n";
+    bool waiting = durable.active() && !a.last_run().waiting.empty();
     if (o.json_output) {
-      json j = run_json(a.last_run());
+      json j = run_json(a.last_run(), priced);
       j["error"] = r.error().message;
+      if (durable.active()) j["run_id"] = durable.id();
+      if (waiting) {
+        j["waiting"] = json::array();
+        for (const auto& c : a.last_run().waiting)
+          j["waiting"].push_back({{"call_id", c.id}, {"name", c.name}, {"arguments", c.arguments}});
+      }
       std::cout << dump_json(j, 2) << "\n";
     }
+    if (waiting) return durable.report_waiting(a.last_run());
     std::cerr << "tooluse run: " << r.error().message << "\n";
+    if (!o.json_output) std::cerr << usage_line(a.last_run(), priced);
     return 1;
   }
   if (o.json_output) {
-    std::cout << dump_json(run_json(*r), 2) << "\n";
+    json j = run_json(*r, priced);
+    if (durable.active()) j["run_id"] = durable.id();
+    std::cout << dump_json(j, 2) << "\n";
   } else {
     if (!printer.streamed) std::cout << r->answer;
     std::cout << "\n";
     if (r->finish == llm::finish_reason::length)
       std::cerr << "tooluse run: warning: the answer was cut at the output token limit\n";
+    std::cerr << usage_line(*r, priced);
   }
   return 0;
 }
 
+namespace {
+
 void setup(CLI::App& app, app_state& state) {
-  auto o = std::make_shared<run_options>();
+  auto o = std::make_shared<run_request>();
   auto* cmd = app.add_subcommand("run", "Answer a question with a model that can call tools");
-  cmd->add_option("question", o->question, "The question or task")->required();
+  cmd->add_option("question", o->question,
+                  "The question or task (- or absent: read it from stdin when piped)");
   add_registry_flags(*cmd, o->tools);
   add_model_flags(*cmd, o->model);
+  add_durable_flags(*cmd, o->durable);
   cmd->add_option("--trace", o->trace, "Write every step as JSON Lines to FILE");
   cmd->add_flag("--json", o->json_output,
-                "Print {answer, turns, tool_calls, usage} as JSON instead of streaming");
+                "Print {answer, turns, tool_calls, usage, cost} as JSON instead of streaming "
+                "(cost in USD, null when the model has no price in the catalog)");
   cmd->footer(
-      "The answer streams to stdout; tool calls and their outcomes go to stderr.\n"
+      "The answer streams to stdout; tool calls and their outcomes go to stderr (with a spinner\n"
+      "and MCP progress when stderr is a terminal).\n"
+      "Examples:\n  tooluse run \"What is 13! / 7?\" --tools calculator\n"
+      "  git diff | tooluse run --system \"Review this diff\"\n"
+      "With --store (or TOOLUSE_STORE) the run is journaled and resumable: `run: ID` goes to\n"
+      "stderr and `tooluse runs` approves, denies, resumes (docs/durable-runs.md).\n"
       "Exit status: 0 answered, 1 the run failed (provider error, max turns, budget),\n"
-      "2 bad usage or no provider configured.");
+      "2 bad usage or no provider configured, 3 the journaled run waits for an approval.");
   cmd->callback([o, &state] { state.action = [o] { return run_agent(*o); }; });
 }
 

@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "cli.hpp"
+#include "conventions.hpp"
 #include "tooluse/exec/executor.hpp"
 #include "tooluse/json.hpp"
 #include "tooluse/schema/coerce.hpp"
@@ -13,7 +14,7 @@ struct tools_options {
   registry_flags flags;
   bool json_output = false;
   std::string name;
-  std::string arguments = "{}";
+  std::vector<std::string> arguments;
 };
 
 int list_tools(const tools_options& o) {
@@ -39,11 +40,16 @@ int call_tool(const tools_options& o) {
   if (!reg) return usage_error(reg.error().message);
   auto entry = (*reg)->find(o.name);
   if (!entry) {
+    if (auto hint = gated_tool_hint(o.name, o.flags); !hint.empty()) return usage_error(hint);
+    auto names = (*reg)->names();
     std::string available;
-    for (const auto& n : (*reg)->names()) available += (available.empty() ? "" : ", ") + n;
-    return usage_error("no tool named \"" + o.name + "\"; available: " + available);
+    for (const auto& n : names) available += (available.empty() ? "" : ", ") + n;
+    auto best = closest(o.name, names);
+    return usage_error("no tool named \"" + o.name + "\"" +
+                       (best.empty() ? "" : "; did you mean \"" + best + "\"?") +
+                       "\navailable: " + available);
   }
-  auto args = parse_json(o.arguments);
+  auto args = parse_tool_arguments(o.arguments, entry->definition.input_schema);
   if (!args) return usage_error("arguments for \"" + o.name + "\": " + args.error().message);
   // Same check the engine makes: tools that opt in to coercion get their arguments repaired.
   auto errors = entry->definition.coerce_arguments
@@ -78,13 +84,16 @@ void setup(CLI::App& app, app_state& state) {
   list->add_flag("--json", opts->json_output, "Print the definitions as JSON");
   list->callback([opts, &state] { state.action = [opts] { return list_tools(*opts); }; });
 
-  auto* call = tools->add_subcommand("call", "Call one tool with JSON arguments");
+  auto* call =
+      tools->add_subcommand("call", "Call one tool (arguments as JSON, key=value or - for stdin)");
   add_registry_flags(*call, opts->flags);
   call->add_option("name", opts->name, "Tool name")->required();
-  call->add_option("arguments", opts->arguments, "Arguments as a JSON object")
-      ->capture_default_str();
+  call->add_option("arguments", opts->arguments, "'JSON', key=value ..., or - for JSON on stdin");
   call->add_flag("--json", opts->json_output, "Print the result as MCP CallToolResult JSON");
-  call->footer("Exit status: 0 success, 1 the tool returned an error, 2 bad usage or arguments.");
+  call->footer(std::string(tool_arguments_help) +
+               "\nExamples:\n  tooluse tools call calculator expression='2**10'\n"
+               "  echo '{\"expression\": \"1+1\"}' | tooluse tools call calculator -\n"
+               "Exit status: 0 success, 1 the tool returned an error, 2 bad usage or arguments.");
   call->callback([opts, &state] { state.action = [opts] { return call_tool(*opts); }; });
 }
 

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "cli.hpp"
+#include "conventions.hpp"
 #include "tooluse/exec/executor.hpp"
 #include "tooluse/json.hpp"
 
@@ -15,7 +16,7 @@ struct batch_options {
   registry_flags flags;
   std::string calls_file;
   int parallel = 8;
-  long long timeout_ms = 0;
+  std::chrono::milliseconds timeout{0};
   bool json_output = false;
   bool approve = false;
 };
@@ -25,7 +26,8 @@ result<std::vector<tool_call>> parse_calls(const std::string& text) {
   auto doc = parse_json(text);
   if (!doc) return fail(doc.error());
   if (!doc->is_array())
-    return fail(errc::invalid_argument, "the calls file must hold a JSON array of {\"name\", \"arguments\"}");
+    return fail(errc::invalid_argument,
+                "the calls file must hold a JSON array of {\"name\", \"arguments\"}");
   std::vector<tool_call> calls;
   for (std::size_t i = 0; i < doc->size(); ++i) {
     const json& c = (*doc)[i];
@@ -57,7 +59,8 @@ std::string ms_text(double ms) {
 
 int run_batch(const batch_options& o) {
   std::string text;
-  if (!read_text_file(o.calls_file, text)) return usage_error("cannot read \"" + o.calls_file + "\"");
+  if (!read_text_file(o.calls_file, text))
+    return usage_error("cannot read \"" + o.calls_file + "\"");
   auto calls = parse_calls(text);
   if (!calls) return usage_error(o.calls_file + ": " + calls.error().message);
   if (o.parallel < 1) return usage_error("--parallel must be at least 1");
@@ -71,7 +74,7 @@ int run_batch(const batch_options& o) {
   };
   exec::executor ex(**reg, {.max_threads = o.parallel, .approval = policy});
   const auto start = std::chrono::steady_clock::now();
-  auto results = ex.run_all(*calls, {.timeout = std::chrono::milliseconds(o.timeout_ms)});
+  auto results = ex.run_all(*calls, {.timeout = o.timeout});
   const auto wall = std::chrono::duration_cast<std::chrono::microseconds>(
       std::chrono::steady_clock::now() - start);
 
@@ -83,8 +86,10 @@ int run_batch(const batch_options& o) {
     if (o.json_output) {
       json content = json::array();
       for (const auto& b : r.content) content.push_back(content_to_json(b));
-      out_results.push_back({{"name", (*calls)[i].name}, {"is_error", r.is_error},
-                             {"content", std::move(content)}, {"ms", ms_of(r.duration)}});
+      out_results.push_back({{"name", (*calls)[i].name},
+                             {"is_error", r.is_error},
+                             {"content", std::move(content)},
+                             {"ms", ms_of(r.duration)}});
     } else {
       std::cout << "[" << i + 1 << "] " << (*calls)[i].name << " (" << ms_text(ms_of(r.duration))
                 << ")" << (r.is_error ? " error" : "") << "\n"
@@ -105,12 +110,13 @@ void setup(CLI::App& app, app_state& state) {
   auto opts = std::make_shared<batch_options>();
   auto* batch = tools->add_subcommand("batch", "Run an array of calls in parallel, in order");
   add_registry_flags(*batch, opts->flags);
-  batch->add_option("calls", opts->calls_file,
-                    "JSON file (or - for stdin): [{\"name\": ..., \"arguments\": {...}}, ...]")
+  batch
+      ->add_option("calls", opts->calls_file,
+                   "JSON file (or - for stdin): [{\"name\": ..., \"arguments\": {...}}, ...]")
       ->required();
   batch->add_option("--parallel", opts->parallel, "Calls running at once")->capture_default_str();
-  batch->add_option("--timeout", opts->timeout_ms, "Deadline for the whole batch in ms (0: none)")
-      ->capture_default_str();
+  add_duration_option(*batch, "--timeout", opts->timeout,
+                      "Deadline for the whole batch, e.g. 500ms, 30s, 2m (0: none)");
   batch->add_flag("--json", opts->json_output,
                   "Print {\"results\":[{\"name\",\"is_error\",\"content\",\"ms\"}],\"wall_ms\"}");
   batch->add_flag("--approve", opts->approve, "Run dangerous tools (otherwise they are rejected)");

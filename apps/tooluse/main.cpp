@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "cli.hpp"
+#include "conventions.hpp"
+#include "tooluse/telemetry/trace.hpp"
 
 namespace tooluse::cli {
 namespace {
@@ -53,6 +55,7 @@ int main(int argc, char** argv) {
   std::stable_sort(regs.begin(), regs.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   for (auto& [order, setup] : regs) setup(app, state);
+  if (int code = check_spelling(app, argc, argv); code >= 0) return code;
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -66,6 +69,9 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (!state.action) return usage_error("no command given; run 'tooluse --help'");
+  // OpenTelemetry: spans go to OTEL_EXPORTER_OTLP_ENDPOINT when it is set; the handle flushes
+  // what is queued when the command returns.
+  auto tracing = tooluse::telemetry::install_from_env("tooluse");
   try {
     return state.action();
   } catch (const std::exception& e) {

@@ -26,6 +26,8 @@ enum class errc {
   permission_denied,  ///< a policy refused (approval, sandbox, path outside root, SSRF)
   unsupported,        ///< the feature or keyword is not supported
   internal,           ///< a bug in tooluse: please report it
+  limit_exceeded,     ///< a peer or input went past a configured limit (size, depth, count,
+                      ///< duration); the message names the limit and how to raise it
 };
 
 /// to_string returns the snake_case name of `code`, e.g. "not_found".
@@ -41,5 +43,12 @@ struct error {
   /// what returns "<code>: <message>", for logs and CLI output.
   std::string what() const;
 };
+
+/// limit_error makes the error for a configured limit that `what` went past:
+/// "<what> exceeds the limit <option> = <limit>; raise <option> if the peer is trusted
+/// (docs/limits.md)". `option` is the option's name as a user sets it, e.g.
+/// "json_limits::max_depth".
+error limit_error(std::string_view what, std::string_view option, unsigned long long limit,
+                  std::string_view unit = "");
 
 }  // namespace tooluse

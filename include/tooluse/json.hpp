@@ -13,9 +13,27 @@ namespace tooluse {
 
 using json = nlohmann::ordered_json;
 
-/// parse_json parses `text` as one JSON value without throwing.
-/// Errors: errc::parse_error with the byte offset and what was expected.
+/// json_limits bound what parsing one JSON document may cost. Every parse of text from a peer
+/// (model endpoints, MCP servers and clients, fetched pages, tool arguments) goes through
+/// parse_json with these limits, so a document nested 100 000 levels deep or holding millions
+/// of tiny values is refused before it is built. Nesting is checked while parsing (nlohmann's
+/// SAX parser is iterative), so refusing never recurses.
+struct json_limits {
+  std::size_t max_depth = 128;             ///< arrays/objects nested inside each other
+  std::size_t max_bytes = 64u << 20;       ///< size of the text
+  std::size_t max_values = 2'000'000;      ///< values of any kind (memory ~ 60 bytes each)
+};
+
+/// default_json_limits returns the limits parse_json uses when none are given. Starts as
+/// json_limits{}; set_default_json_limits changes it for the whole process (thread-safe).
+json_limits default_json_limits() noexcept;
+void set_default_json_limits(const json_limits& limits) noexcept;
+
+/// parse_json parses `text` as one JSON value without throwing, within `limits`.
+/// Errors: errc::parse_error with the byte offset and what was expected;
+/// errc::limit_exceeded naming the json_limits field that was exceeded.
 result<json> parse_json(std::string_view text);
+result<json> parse_json(std::string_view text, const json_limits& limits);
 
 /// dump_json serializes compactly; invalid UTF-8 is replaced rather than thrown on.
 std::string dump_json(const json& value, int indent = -1);

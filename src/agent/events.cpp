@@ -5,14 +5,22 @@ namespace tooluse {
 std::string_view to_string(agent_event::kind k) noexcept {
   using kind = agent_event::kind;
   switch (k) {
-    case kind::model_request: return "model_request";
-    case kind::text_delta: return "text_delta";
-    case kind::reasoning_delta: return "reasoning_delta";
-    case kind::model_response: return "model_response";
-    case kind::tool_call: return "tool_call";
-    case kind::tool_result: return "tool_result";
-    case kind::answer: return "answer";
-    case kind::error: return "error";
+    case kind::model_request:
+      return "model_request";
+    case kind::text_delta:
+      return "text_delta";
+    case kind::reasoning_delta:
+      return "reasoning_delta";
+    case kind::model_response:
+      return "model_response";
+    case kind::tool_call:
+      return "tool_call";
+    case kind::tool_result:
+      return "tool_result";
+    case kind::answer:
+      return "answer";
+    case kind::error:
+      return "error";
   }
   return "error";
 }
@@ -21,20 +29,28 @@ json agent_event_to_json(const agent_event& e) {
   using kind = agent_event::kind;
   json j = {{"event", to_string(e.what)}, {"turn", e.turn}};
   switch (e.what) {
-    case kind::model_request: j["messages"] = e.messages; break;
+    case kind::model_request:
+      j["messages"] = e.messages;
+      break;
     case kind::text_delta:
     case kind::reasoning_delta:
-    case kind::error: j["text"] = e.text; break;
+    case kind::error:
+      j["text"] = e.text;
+      break;
     case kind::model_response:
       j["finish"] = e.text;
       j["usage"] = llm::usage_to_json(e.usage);
+      j["ms"] = e.duration.count();
+      if (e.reply) j["message"] = llm::message_to_json(*e.reply);
+      if (!e.model.empty()) j["model"] = e.model;
       break;
     case kind::answer:
       j["text"] = e.text;
       j["usage"] = llm::usage_to_json(e.usage);
       break;
     case kind::tool_call:
-    case kind::tool_result: break;
+    case kind::tool_result:
+      break;
   }
   if (e.call) {
     j["id"] = e.call->id;

@@ -22,8 +22,12 @@ tool_spinner::~tool_spinner() {
 }
 
 void tool_spinner::draw_locked() {
-  if (!options_.terminal || running_.empty() || suspended_ > 0) return;
-  std::string line = "\r" + options_.frames[frame_ % options_.frames.size()] + " running ";
+  if (!options_.terminal || !active_locked() || suspended_ > 0) return;
+  std::string line = "\r" + options_.frames[frame_ % options_.frames.size()];
+  if (running_.empty())
+    line += " waiting for the model";
+  else
+    line += " running ";
   for (size_t i = 0; i < running_.size(); ++i) line += (i ? ", " : "") + running_[i];
   *options_.out << line << "\x1b[K" << std::flush;
   drawn_ = true;
@@ -40,10 +44,10 @@ void tool_spinner::animate(std::stop_token stop) {
   std::unique_lock lock(mutex_);
   while (!stop.stop_requested()) {
     // Sleep until there is something to animate (or the spinner is destroyed).
-    if (!wake_.wait(lock, stop, [&] { return !running_.empty() && suspended_ == 0; })) break;
+    if (!wake_.wait(lock, stop, [&] { return active_locked() && suspended_ == 0; })) break;
     // Then advance one frame per interval; any change wakes the wait early and is re-checked.
     auto changed = wake_.wait_for(lock, stop, options_.frame_interval,
-                                  [&] { return running_.empty() || suspended_ > 0; });
+                                  [&] { return !active_locked() || suspended_ > 0; });
     if (!changed && !stop.stop_requested()) {
       ++frame_;
       draw_locked();
@@ -62,8 +66,21 @@ void tool_spinner::end(const std::string& tool) {
   std::lock_guard lock(mutex_);
   if (auto it = std::find(running_.begin(), running_.end(), tool); it != running_.end())
     running_.erase(it);
-  if (running_.empty()) clear_locked();
-  else draw_locked();
+  if (!active_locked())
+    clear_locked();
+  else
+    draw_locked();
+  wake_.notify_all();
+}
+
+void tool_spinner::waiting(bool on) {
+  std::lock_guard lock(mutex_);
+  if (waiting_ == on) return;
+  waiting_ = on;
+  if (!active_locked())
+    clear_locked();
+  else
+    draw_locked();
   wake_.notify_all();
 }
 
@@ -89,8 +106,10 @@ void tool_spinner::resume() {
 
 void tool_spinner::on_event(const agent_event& e) {
   if (!e.call) return;
-  if (e.what == agent_event::kind::tool_call) begin(e.call->name);
-  else if (e.what == agent_event::kind::tool_result) end(e.call->name);
+  if (e.what == agent_event::kind::tool_call)
+    begin(e.call->name);
+  else if (e.what == agent_event::kind::tool_result)
+    end(e.call->name);
 }
 
 std::size_t tool_spinner::frames_drawn() const {

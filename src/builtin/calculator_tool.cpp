@@ -33,7 +33,8 @@ void register_calculator(tool_registry& registry, const calc_limits& limits) {
                                   .open_world = false},
                   .category = "math",
                   .version = "1.0.0",
-                  .tags = {"math", "builtin"}};
+                  .tags = {"math", "builtin"},
+                  .synchronous = true};  // bounded by calc_limits, no I/O: runs inline
   add_tool(registry, std::move(definition), [limits](const calculator_args& in) -> result<std::string> {
     auto v = evaluate(in.expression, limits);
     if (!v) return fail(v.error());

@@ -7,7 +7,7 @@
 #include <mutex>
 
 #include "builtin/tool_util.hpp"
-#include "builtin/tz_database.hpp"
+#include "builtin/time_zones.hpp"
 
 namespace tooluse::builtin {
 namespace {
@@ -18,14 +18,13 @@ using detail::arg_int;
 
 struct datetime_state {
   datetime_options options;
-  std::filesystem::path dir;
   std::mutex mutex;
   std::map<std::string, std::shared_ptr<const time_zone>, std::less<>> cache;
 
   result<std::shared_ptr<const time_zone>> zone(const std::string& name) {
     std::lock_guard lock(mutex);
     if (auto it = cache.find(name); it != cache.end()) return it->second;
-    auto z = time_zone::load(dir, name);
+    auto z = time_zone::load(name);
     if (z) cache.emplace(name, *z);
     return z;
   }
@@ -228,8 +227,6 @@ tool_result run(datetime_state& s, const json& args) {
 void register_datetime(tool_registry& registry, const datetime_options& options) {
   auto state = std::make_shared<datetime_state>();
   state->options = options;
-  const char* env = std::getenv("TZDIR");
-  state->dir = env && *env ? std::filesystem::path(env) : options.zoneinfo_dir;
   registry.add(
       {.name = "datetime",
        .title = "Date and time",

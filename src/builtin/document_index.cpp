@@ -1,4 +1,8 @@
 // document_index: SQLite FTS5 with BM25 ranking and snippets.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cerrno>
 #include <sqlite3.h>
 
 #include <cstdlib>
@@ -143,10 +147,26 @@ result<std::string> document_index::add_file(const fs::path& path, std::size_t m
   auto size = fs::file_size(abs, ec);
   if (ec || size > max_bytes)
     return fail(errc::invalid_argument, "file \"" + path.string() + "\" is too large to index");
-  std::ifstream in(abs, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  std::string text = ss.str();
+  // Open without blocking and without following a swapped-in symlink, then insist on a regular
+  // file: a FIFO or device under the indexed folder must not hang or flood the indexer.
+  int fd = ::open(abs.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
+  struct stat st {};
+  if (fd < 0 || ::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    if (fd >= 0) ::close(fd);
+    return fail(errc::invalid_argument, "\"" + path.string() + "\" is not a regular file");
+  }
+  std::string text;
+  char buf[65536];
+  for (;;) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    text.append(buf, static_cast<std::size_t>(n));
+    if (text.size() > max_bytes) break;
+  }
+  ::close(fd);
+  if (text.size() > max_bytes)
+    return fail(errc::invalid_argument, "file \"" + path.string() + "\" is too large to index");
   if (detail::looks_binary(std::string_view(text).substr(0, 8192)))
     return fail(errc::unsupported, "file \"" + path.string() + "\" is binary; only text can be indexed");
   if (auto s = add_text(abs.string(), text, abs.filename().string(), abs.string()); !s) return fail(s.error());

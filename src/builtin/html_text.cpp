@@ -1,6 +1,9 @@
 // HTML to readable text with gumbo (a real HTML5 parser): main content first.
 #include <gumbo.h>
 
+#include <algorithm>
+#include <cctype>
+
 #include <cstring>
 
 #include "builtin/web_impl.hpp"
@@ -136,9 +139,58 @@ std::string trim(std::string s) {
   return s.substr(start);
 }
 
+// nesting_estimate bounds how deep gumbo's tree for `html` can get: start tags open, end tags
+// and self-closed tags close; tags HTML closes implicitly (p, li, td, ...) and void elements do
+// not nest. gumbo builds and frees its tree recursively, so a page of 400 000 nested <div>s
+// would overflow the stack: such a page is flattened instead (its tags stripped).
+std::size_t nesting_estimate(std::string_view h) {
+  static const char* flat[] = {"p",    "li",  "td",   "th",    "tr",     "option", "dt",
+                               "dd",   "br",  "img",  "input", "meta",   "link",   "hr",
+                               "area", "base", "col", "embed", "param",  "source", "track",
+                               "wbr",  "!",   "?"};
+  std::size_t depth = 0, max_depth = 0;
+  for (std::size_t i = 0; i + 1 < h.size(); ++i) {
+    if (h[i] != '<') continue;
+    const bool closing = h[i + 1] == '/';
+    std::size_t n = i + (closing ? 2 : 1);
+    std::size_t e = n;
+    while (e < h.size() && (std::isalnum(static_cast<unsigned char>(h[e])) || h[e] == '!' || h[e] == '?')) ++e;
+    if (e == n) continue;
+    std::string name(h.substr(n, e - n));
+    for (auto& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    bool is_flat = name[0] == '!' || name[0] == '?';
+    for (const char* f : flat) is_flat |= name == f;
+    if (is_flat) continue;
+    if (closing) {
+      if (depth > 0) --depth;
+    } else {
+      auto gt = h.find('>', e);
+      if (gt != std::string_view::npos && gt > 0 && h[gt - 1] == '/') continue;
+      max_depth = std::max(max_depth, ++depth);
+    }
+  }
+  return max_depth;
+}
+
+std::string tags_stripped(std::string_view h) {
+  writer w;
+  bool in_tag = false;
+  for (char c : h) {
+    if (c == '<') in_tag = true;
+    else if (c == '>') in_tag = false;
+    else if (!in_tag) w.text(std::string_view(&c, 1));
+  }
+  return trim(w.out);
+}
+
 }  // namespace
 
-html_document html_to_text(std::string_view html) {
+html_document html_to_text(std::string_view html, std::size_t max_depth) {
+  if (nesting_estimate(html) > max_depth)
+    return html_document{.title = std::string(),
+                         .text = tags_stripped(html) + "\n\n(the page nests elements deeper than " +
+                    std::to_string(max_depth) + " levels, builtin::web_options::max_html_depth; "
+                    "its tags were stripped instead of parsed)"};
   GumboOutput* out = gumbo_parse_with_options(&kGumboDefaultOptions, html.data(), html.size());
   html_document doc;
   if (const GumboNode* title = find_tag(out->root, GUMBO_TAG_TITLE)) {

@@ -91,7 +91,7 @@ tool_result http_fetch(const web_state& s, const json& args, call_context& ctx) 
                               "); http_fetch only returns text and HTML pages");
   std::string text = f->body, title;
   if (html && !raw) {
-    auto doc = html_to_text(f->body);
+    auto doc = html_to_text(f->body, s.options.max_html_depth);
     title = doc.title;
     text = doc.text;
   }

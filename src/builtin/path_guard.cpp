@@ -1,6 +1,7 @@
 #include "builtin/path_guard.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <linux/openat2.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -115,7 +116,9 @@ result<fs::path> path_guard::resolve(std::string_view path) const {
 }
 
 result<int> path_guard::open(const fs::path& resolved, open_mode mode) const {
-  int flags = O_CLOEXEC | O_NOFOLLOW;
+  // O_NONBLOCK: opening a FIFO must not wait for a writer (or reader); callers fstat the
+  // descriptor and refuse anything but a regular file, then clear O_NONBLOCK.
+  int flags = O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK;
   if (mode == open_mode::read) flags |= O_RDONLY;
   if (mode == open_mode::write_new) flags |= O_WRONLY | O_CREAT | O_EXCL;
   // No O_TRUNC: the caller checks the hard-link count first, then ftruncate()s.
@@ -142,8 +145,22 @@ result<int> path_guard::open(const fs::path& resolved, open_mode mode) const {
                   "path \"" + name + "\" is refused: it is a symlink or leads outside the root");
     if (saved == EEXIST)
       return fail(errc::already_exists, "file \"" + name + "\" already exists");
+    if (saved == ENXIO)
+      return fail(errc::invalid_argument, "\"" + name + "\" is not a regular file (a FIFO or socket "
+                                          "with no peer); file tools open only regular files");
     return fail(errc::io_error, "file \"" + name + "\": " + std::strerror(saved));
   }
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    std::string name = relative(resolved);
+    if (S_ISDIR(st.st_mode))
+      return fail(errc::invalid_argument,
+                  "\"" + name + "\" is a folder; use file_list or project_structure to see it");
+    return fail(errc::invalid_argument, "\"" + name + "\" is not a regular file (a FIFO, device or "
+                                        "socket); file tools open only regular files");
+  }
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
   return fd;
 }
 

@@ -71,7 +71,7 @@ struct html_document {
 
 /// html_to_text parses HTML with gumbo and renders it as plain text: headings as "# ",
 /// list items as "- ", scripts, styles, navigation and forms dropped, whitespace collapsed.
-html_document html_to_text(std::string_view html);
+html_document html_to_text(std::string_view html, std::size_t max_depth = 512);
 
 /// strip_tags removes tags and decodes the common entities in a short HTML snippet.
 std::string strip_tags(std::string_view html);

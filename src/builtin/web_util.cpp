@@ -7,48 +7,44 @@
 #include <cstdlib>
 #include <cstring>
 
+#include <boost/url.hpp>
+
 #include "builtin/web_impl.hpp"
 
 namespace tooluse::builtin::detail {
+
+namespace urls = boost::urls;
 
 result<url_parts> parse_url(std::string_view url) {
   auto bad = [&](std::string why) {
     return fail(errc::invalid_argument, "URL \"" + std::string(url.substr(0, 200)) + "\" " + why);
   };
+  auto parsed = urls::parse_uri(url);
+  if (!parsed) {
+    if (url.find("://") == std::string_view::npos) return bad("is not absolute; use http:// or https://");
+    return bad("is not a valid URL (" + parsed.error().message() + ")");
+  }
+  const urls::url_view& v = *parsed;
   url_parts u;
-  auto colon = url.find("://");
-  if (colon == std::string_view::npos) return bad("is not absolute; use http:// or https://");
-  u.scheme = std::string(url.substr(0, colon));
+  u.scheme = v.scheme();
   std::transform(u.scheme.begin(), u.scheme.end(), u.scheme.begin(), ::tolower);
   if (u.scheme != "http" && u.scheme != "https") return bad("uses scheme \"" + u.scheme + "\"; only http and https are allowed");
-  std::string_view rest = url.substr(colon + 3);
-  auto end = rest.find_first_of("/?#");
-  std::string_view authority = rest.substr(0, end);
-  u.target = end == std::string_view::npos ? "/" : std::string(rest.substr(end));
-  if (auto hash = u.target.find('#'); hash != std::string::npos) u.target.resize(hash);
-  if (u.target.empty() || u.target[0] != '/') u.target = "/" + u.target;
-  if (auto at = authority.rfind('@'); at != std::string_view::npos) authority = authority.substr(at + 1);
+  switch (v.host_type()) {
+    case urls::host_type::ipv6: u.host = v.host_ipv6_address().to_string(); break;
+    case urls::host_type::ipv4: u.host = v.host_ipv4_address().to_string(); break;
+    case urls::host_type::name: u.host = v.host_name(); break;
+    default: return bad("has no host, or one that is not a name or an IP address");
+  }
   u.port = u.scheme == "https" ? 443 : 80;
-  std::string_view port_text;
-  if (!authority.empty() && authority[0] == '[') {
-    auto close = authority.find(']');
-    if (close == std::string_view::npos) return bad("has an unclosed IPv6 bracket");
-    u.host = std::string(authority.substr(1, close - 1));
-    if (close + 1 < authority.size() && authority[close + 1] == ':') port_text = authority.substr(close + 2);
-  } else {
-    auto c = authority.rfind(':');
-    u.host = std::string(authority.substr(0, c));
-    if (c != std::string_view::npos) port_text = authority.substr(c + 1);
+  if (v.has_port() && !v.port().empty()) {
+    // The grammar allows any run of digits; port_number() does not say when they overflow.
+    auto digits = v.port();
+    if (digits.size() > 5 || std::stoi(std::string(digits)) == 0 || std::stoi(std::string(digits)) > 65535)
+      return bad("has an invalid port");
+    u.port = std::stoi(std::string(digits));
   }
-  if (!port_text.empty()) {
-    int p = 0;
-    for (char ch : port_text) {
-      if (!std::isdigit(static_cast<unsigned char>(ch)) || p > 65535) return bad("has an invalid port");
-      p = p * 10 + (ch - '0');
-    }
-    if (p <= 0 || p > 65535) return bad("has an invalid port");
-    u.port = p;
-  }
+  u.target = v.encoded_target();
+  if (u.target.empty() || u.target[0] != '/') u.target = "/" + u.target;
   std::transform(u.host.begin(), u.host.end(), u.host.begin(), ::tolower);
   while (!u.host.empty() && u.host.back() == '.') u.host.pop_back();  // "localhost." == "localhost"
   if (u.host.empty()) return bad("has no host");
@@ -56,32 +52,18 @@ result<url_parts> parse_url(std::string_view url) {
 }
 
 std::string resolve_reference(const url_parts& base, std::string_view location) {
-  std::string origin = base.scheme + "://" +
-                       (base.host.find(':') != std::string::npos ? "[" + base.host + "]" : base.host) +
-                       ":" + std::to_string(base.port);
-  if (location.find("://") != std::string_view::npos) return std::string(location);
-  if (location.starts_with("//")) return base.scheme + ":" + std::string(location);
-  if (location.starts_with("/")) return origin + std::string(location);
-  std::string dir = base.target.substr(0, base.target.find('?'));
-  dir = dir.substr(0, dir.rfind('/') + 1);
-  return origin + dir + std::string(location);
+  auto ref = urls::parse_uri_reference(location);
+  if (!ref) return std::string(location);  // parse_url then says what is wrong with it
+  std::string host = base.host.find(':') != std::string::npos ? "[" + base.host + "]" : base.host;
+  std::string base_text = base.scheme + "://" + host + ":" + std::to_string(base.port) + base.target;
+  auto base_url = urls::parse_uri(base_text);  // a view into base_text
+  if (!base_url) return std::string(location);
+  urls::url out;
+  if (!urls::resolve(*base_url, *ref, out)) return std::string(location);
+  return std::string(out.buffer());
 }
 
-std::string url_encode(std::string_view s) {
-  static const char* hex = "0123456789ABCDEF";
-  std::string out;
-  for (char c : s) {
-    auto u = static_cast<unsigned char>(c);
-    if (std::isalnum(u) || c == '-' || c == '_' || c == '.' || c == '~') {
-      out += c;
-    } else {
-      out += '%';
-      out += hex[u >> 4];
-      out += hex[u & 15];
-    }
-  }
-  return out;
-}
+std::string url_encode(std::string_view s) { return urls::encode(s, urls::unreserved_chars); }
 
 namespace {
 bool public_v4(std::uint32_t a) {  // host byte order
@@ -181,12 +163,19 @@ std::string redact(std::string text, const std::vector<std::string>& secrets) {
 result<json> get_json(const web_state& s, http::request req, std::string_view service,
                       const std::vector<std::string>& secrets, std::string_view key_setting) {
   req.total_timeout = s.options.timeout;
+  req.max_response_bytes = s.options.max_api_bytes;
   req.connect_timeout = std::min(req.connect_timeout, s.options.timeout);
   req.headers.push_back({"User-Agent", s.options.user_agent});
   req.headers.push_back({"Accept", "application/json"});
   auto res = s.transport(req, {});
   std::string name(service);
-  if (!res) return fail(res.error().code, redact(name + ": " + res.error().message, secrets));
+  if (!res) {
+    std::string msg = res.error().message;
+    const std::string from = "http::request::max_response_bytes";
+    if (auto p = msg.find(from); p != std::string::npos)
+      msg.replace(p, from.size(), "builtin::web_options::max_api_bytes");
+    return fail(res.error().code, redact(name + ": " + msg, secrets));
+  }
   if (res->status == 401 || res->status == 403)
     return fail(errc::http_error, name + " rejected the request (HTTP " + std::to_string(res->status) +
                                       ")" + (key_setting.empty() ? "" : "; check " + std::string(key_setting)));

@@ -21,6 +21,7 @@ std::string_view to_string(errc code) noexcept {
     case errc::permission_denied: return "permission_denied";
     case errc::unsupported: return "unsupported";
     case errc::internal: return "internal";
+    case errc::limit_exceeded: return "limit_exceeded";
   }
   return "unknown";
 }
@@ -30,6 +31,23 @@ std::string error::what() const {
   out += ": ";
   out += message;
   return out;
+}
+
+error limit_error(std::string_view what, std::string_view option, unsigned long long limit,
+                  std::string_view unit) {
+  std::string msg(what);
+  msg += " exceeds the limit ";
+  msg += option;
+  msg += " = ";
+  msg += std::to_string(limit);
+  if (!unit.empty()) {
+    msg += ' ';
+    msg += unit;
+  }
+  msg += "; raise ";
+  msg += option;
+  msg += " if this peer is trusted (see docs/limits.md)";
+  return error{errc::limit_exceeded, std::move(msg)};
 }
 
 }  // namespace tooluse

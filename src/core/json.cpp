@@ -7,15 +7,6 @@ namespace tooluse {
 
 namespace {
 
-// nlohmann's parser reports the offset only through its exception message; a sax-less
-// non-throwing parse loses it, so we parse with exceptions contained here.
-std::string describe_parse_error(const nlohmann::json::parse_error& e) {
-  std::string msg = e.what();
-  // Strip "[json.exception.parse_error.101] " for a message written for people.
-  if (auto pos = msg.find("] "); pos != std::string::npos) msg = msg.substr(pos + 2);
-  return msg;
-}
-
 void write_canonical(const json& v, std::string& out) {
   if (v.is_object()) {
     std::vector<const json::object_t::value_type*> items;
@@ -47,16 +38,6 @@ void write_canonical(const json& v, std::string& out) {
 }
 
 }  // namespace
-
-result<json> parse_json(std::string_view text) {
-  try {
-    return json::parse(text.begin(), text.end());
-  } catch (const nlohmann::json::parse_error& e) {
-    return fail(errc::parse_error, "invalid JSON: " + describe_parse_error(e));
-  } catch (const std::exception& e) {
-    return fail(errc::parse_error, std::string("invalid JSON: ") + e.what());
-  }
-}
 
 std::string dump_json(const json& value, int indent) {
   return value.dump(indent, ' ', false, json::error_handler_t::replace);

@@ -41,12 +41,15 @@ std::shared_ptr<job> executor::impl::make_job(const tool_call& call, std::size_t
   j->index = index;
   j->call = call;
   j->batch = batch;
+  j->trace_parent = telemetry::current();  // the caller's span parents the execute_tool span
   return j;
 }
 
 namespace {
 
 outcome_result refuse(call_outcome why, tool_result r) { return {std::move(r), why, 0}; }
+
+}  // namespace
 
 tool_result invalid_arguments(const tool& t, const std::vector<schema::validation_error>& errors) {
   tool_result r = tool_result::error(
@@ -60,6 +63,8 @@ tool_result invalid_arguments(const tool& t, const std::vector<schema::validatio
   r.meta["input_schema"] = t.input_schema;
   return r;
 }
+
+namespace {
 
 std::string unix_ms_text(std::int64_t& out) {
   out = std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -79,7 +84,8 @@ std::optional<outcome_result> executor::impl::approve(job& j, bool& edited) {
                             ? options.approval({t, call, j.batch->options.session})
                             : approval_decision::defer("tool \"" + t.name + "\" is dangerous");
   switch (d.kind) {
-    case approval_kind::approve: return std::nullopt;
+    case approval_kind::approve:
+      return std::nullopt;
     case approval_kind::reject:
       return refuse(call_outcome::rejected, tool_result::error("the call to tool \"" + t.name +
                                                                "\" was rejected: " + d.message));
@@ -88,7 +94,8 @@ std::optional<outcome_result> executor::impl::approve(job& j, bool& edited) {
       call.raw_arguments = dump_json(call.arguments);
       edited = true;
       return std::nullopt;
-    case approval_kind::defer: break;
+    case approval_kind::defer:
+      break;
   }
   pending_approval p;
   const std::string ms = unix_ms_text(p.created_unix_ms);
@@ -223,6 +230,7 @@ std::future<tool_result> executor::submit(const tool_call& call, const run_optio
 }
 
 tool_result executor::call(const tool_call& call, const run_options& options) {
+  if (auto r = impl_->try_inline(call, options)) return std::move(*r);
   auto results = run_all(std::span<const tool_call>(&call, 1), options);
   return std::move(results.front());
 }
@@ -244,11 +252,17 @@ tool_result executor::resume(const pending_approval& pending, const approval_dec
       c.arguments = decision.arguments;
       c.raw_arguments = dump_json(c.arguments);
       break;
-    case approval_kind::approve: break;
+    case approval_kind::approve:
+      break;
   }
   run_options o = options;
   if (o.session.empty()) o.session = pending.session;
   return start_single(impl_, c, o, true).get();
+}
+
+bool executor::runs_inline(std::string_view name, const run_options& options) const {
+  auto entry = impl_->registry.find(name);
+  return entry && impl_->inline_eligible(entry->definition, options);
 }
 
 breaker_state executor::breaker(std::string_view tool) const {

@@ -19,6 +19,8 @@
 #include <vector>
 
 #include "tooluse/exec/executor.hpp"
+#include "tooluse/schema/validator.hpp"
+#include "tooluse/telemetry/trace.hpp"
 
 namespace tooluse::exec {
 
@@ -49,6 +51,7 @@ struct job {
   std::string cache_key;  // non-empty when the result may be cached
   json coerced;           // the coercions made to the arguments (null: none)
   steady::time_point enqueued{};
+  telemetry::span_context trace_parent;  // the submitting thread's span, if tracing
 
   // Guarded by impl::pool_mutex.
   enum class phase { admitted, queued, running, done } state = phase::admitted;
@@ -94,9 +97,9 @@ struct executor::impl : std::enable_shared_from_this<impl> {
   std::deque<std::shared_ptr<job>> queue;
   std::set<std::shared_ptr<job>> running_jobs;
   std::map<std::string, int, std::less<>> tool_running;  // tools with max_parallel > 0
-  int active = 0;     // worker threads not stuck past a deadline
-  int abandoned = 0;  // worker threads whose job was given up on
-  int waiting = 0;    // workers waiting for a job
+  int active = 0;                                        // worker threads not stuck past a deadline
+  int abandoned = 0;                                     // worker threads whose job was given up on
+  int waiting = 0;                                       // workers waiting for a job
   bool stopping = false;
 
   // The watchdog: one deadline per queued or running job.
@@ -123,6 +126,11 @@ struct executor::impl : std::enable_shared_from_this<impl> {
   std::optional<outcome_result> check(job& j, bool skip_approval);
   std::optional<outcome_result> approve(job& j, bool& edited);
 
+  // inline.cpp: the fast path
+  bool inline_eligible(const tool& t, const run_options& o) const;
+  std::optional<tool_result> try_inline(const tool_call& call, const run_options& o);
+  steady::time_point deadline_of(const job& j) const;
+
   // run.cpp
   outcome_result run(job& j);
   std::optional<outcome_result> gate_call(job& j, std::stop_token stop);
@@ -134,6 +142,11 @@ struct executor::impl : std::enable_shared_from_this<impl> {
   std::shared_ptr<job> take_eligible();
   void spawn_if_needed();
 };
+
+// invalid_arguments is the result of a call whose arguments fail the schema (admit.cpp).
+tool_result invalid_arguments(const tool& t, const std::vector<schema::validation_error>& errors);
+// emit_to calls the executor's and the batch's observers, ignoring their exceptions.
+void emit_to(const event_callback& a, const event_callback& b, const call_event& e);
 
 // batch helpers (admit.cpp)
 std::shared_ptr<batch_state> make_batch(const run_options& options, std::size_t n);

@@ -49,16 +49,25 @@ void executor::impl::disarm(job& j) {
   }
 }
 
-void executor::impl::emit(job& j, const call_event& e) {
+void emit_to(const event_callback& a, const event_callback& b, const call_event& e) {
   // A throwing observer must not take a worker down; its events are simply lost.
   try {
-    if (options.on_event) options.on_event(e);
+    if (a) a(e);
   } catch (...) {
   }
   try {
-    if (j.batch->options.on_event) j.batch->options.on_event(e);
+    if (b) b(e);
   } catch (...) {
   }
+}
+
+void executor::impl::emit(job& j, const call_event& e) { emit_to(options.on_event, j.batch->options.on_event, e); }
+
+steady::time_point executor::impl::deadline_of(const job& j) const {
+  // The tool's timeout counts from the call (its admission), not from when a worker took it:
+  // a saturated pool cannot stretch it.
+  const auto limit = timeout_of(j.entry->definition);
+  return limit.count() > 0 ? std::min(j.batch->deadline, j.enqueued + limit) : j.batch->deadline;
 }
 
 bool executor::impl::complete(job& j, outcome_result r) {
@@ -148,7 +157,7 @@ void executor::impl::expire(const std::shared_ptr<job>& j, call_outcome why) {
 
 void executor::impl::enqueue(const std::shared_ptr<job>& j) {
   j->enqueued = steady::now();
-  arm(j, j->batch->deadline);  // before a worker can take it and arm its own deadline
+  arm(j, deadline_of(*j));  // before a worker can take it
   bool refused = false;
   {
     std::lock_guard lock(pool_mutex);
@@ -207,8 +216,6 @@ void executor::impl::worker_loop() {
     if (!j) break;
     if (!queue.empty()) spawn_if_needed();
     lock.unlock();
-    const auto limit = timeout_of(j->entry->definition);
-    arm(j, limit.count() > 0 ? std::min(j->batch->deadline, j->started + limit) : j->batch->deadline);
     outcome_result r = run(*j);
     lock.lock();
     const tool& t = j->entry->definition;

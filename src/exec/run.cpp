@@ -79,7 +79,9 @@ outcome_result executor::impl::invoke(job& j, std::stop_token stop) {
   {
     std::lock_guard lock(j.mutex);
     if (!j.completed)
-      emit(j, {.kind = event_kind::start, .index = j.index, .call = &j.call,
+      emit(j, {.kind = event_kind::start,
+               .index = j.index,
+               .call = &j.call,
                .session = j.batch->options.session});
   }
   call_context ctx{.stop = stop,
@@ -95,7 +97,24 @@ outcome_result executor::impl::invoke(job& j, std::stop_token stop) {
                        },
                    .call_id = j.call.id,
                    .session = j.batch->options.session};
+  if (!j.batch->options.idempotency_scope.empty())
+    ctx.idempotency_key = j.call.id.empty() ? j.batch->options.idempotency_scope
+                                            : j.batch->options.idempotency_scope + "/" + j.call.id;
   const bool may_retry = j.entry->definition.annotations.idempotent.value_or(false);
+  // GenAI semantic conventions: one execute_tool span per call, current while the handler runs
+  // (so an MCP request it makes is its child and carries its traceparent).
+  auto span = telemetry::start_span("execute_tool " + j.call.name, telemetry::span_kind::internal,
+                                    j.trace_parent);
+  if (span.recording()) {
+    span.set("gen_ai.operation.name", "execute_tool");
+    span.set("gen_ai.tool.name", j.call.name);
+    span.set("gen_ai.tool.call.id", j.call.id);
+    span.set("gen_ai.tool.type", "function");
+    if (!j.entry->definition.description.empty())
+      span.set("gen_ai.tool.description", j.entry->definition.description.substr(0, 300));
+    if (telemetry::capture_content())
+      span.set("gen_ai.tool.call.arguments", dump_json(j.call.arguments));
+  }
   const auto started = steady::now();
   outcome_result out;
   for (;;) {
@@ -114,6 +133,10 @@ outcome_result executor::impl::invoke(job& j, std::stop_token stop) {
   out.result.duration =
       std::chrono::duration_cast<std::chrono::microseconds>(steady::now() - started);
   out.outcome = out.result.is_error ? call_outcome::error : call_outcome::ok;
+  if (span.recording()) {
+    if (out.result.is_error) span.set_error(out.result.all_text());
+    if (telemetry::capture_content()) span.set("gen_ai.tool.call.result", out.result.all_text());
+  }
   return out;
 }
 
@@ -137,10 +160,9 @@ outcome_result executor::impl::run(job& j) {
       t.max_output_bytes > 0 ? t.max_output_bytes : options.default_max_output_bytes;
   if (max_bytes > 0) {
     std::string spill_name;
-    if (!options.spill_dir.empty())
-      spill_name = t.name + "-" + std::to_string(++counter) + ".txt";
-    limit_output(r, {.max_bytes = max_bytes, .spill_dir = options.spill_dir,
-                     .spill_name = spill_name});
+    if (!options.spill_dir.empty()) spill_name = t.name + "-" + std::to_string(++counter) + ".txt";
+    limit_output(
+        r, {.max_bytes = max_bytes, .spill_dir = options.spill_dir, .spill_name = spill_name});
   }
   if (!j.cache_key.empty() && !r.is_error) cache->put(j.cache_key, r);
   return out;

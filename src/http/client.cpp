@@ -1,14 +1,18 @@
 // http::send over libcurl's easy interface: one easy handle per call, so calls on different
-// threads share nothing. Idle-read timeouts use CURLOPT_LOW_SPEED_*, cancellation the
-// progress callback, which libcurl calls at least about once a second even when idle.
+// threads share nothing. The deadlines (first byte, idle, total) and cancellation are checked
+// in the progress callback, which libcurl calls at least about once a second even when idle,
+// so each failure can name the option that fired; size limits are checked as bytes arrive.
 #include <arpa/inet.h>
 #include <curl/curl.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 
+#include <boost/url.hpp>
+
 #include <algorithm>
 #include <cctype>
 #include <mutex>
+#include <optional>
 
 #include "tooluse/http/client.hpp"
 
@@ -44,6 +48,19 @@ struct transfer {
   bool aborted_by_callback = false;
   long status = 0;
   CURL* easy = nullptr;
+  using clock = std::chrono::steady_clock;
+  clock::time_point started = clock::now();
+  clock::time_point last_byte = started;
+  bool got_byte = false;
+  curl_off_t last_uploaded = 0;
+  std::size_t header_bytes = 0;
+  std::size_t body_bytes = 0;
+  std::optional<tooluse::error> failure;  ///< a limit or deadline this side enforced
+
+  void touch() {
+    got_byte = true;
+    last_byte = clock::now();
+  }
 
   void report_headers() {
     if (headers_reported) return;
@@ -54,9 +71,20 @@ struct transfer {
   }
 };
 
+std::string host_of(const std::string& url);
+
+std::string ms_text(std::chrono::milliseconds d) { return std::to_string(d.count()) + " ms"; }
+
 size_t on_header(char* data, size_t size, size_t count, void* user) {
   auto* t = static_cast<transfer*>(user);
   std::string_view line(data, size * count);
+  t->touch();
+  t->header_bytes += line.size();
+  if (t->header_bytes > t->req->max_header_bytes) {
+    t->failure = limit_error("the response headers from " + host_of(t->req->url),
+                             "http::request::max_header_bytes", t->req->max_header_bytes, "bytes");
+    return 0;
+  }
   if (line.rfind("HTTP/", 0) == 0) {
     t->res.headers.clear();  // a new response (after 100-continue or a redirect)
     return size * count;
@@ -72,6 +100,14 @@ size_t on_write(char* data, size_t size, size_t count, void* user) {
   auto* t = static_cast<transfer*>(user);
   t->report_headers();
   std::string_view chunk(data, size * count);
+  t->touch();
+  t->body_bytes += chunk.size();
+  if (t->req->max_response_bytes > 0 && t->body_bytes > t->req->max_response_bytes) {
+    t->failure = limit_error("the response body from " + host_of(t->req->url),
+                             "http::request::max_response_bytes", t->req->max_response_bytes,
+                             "bytes");
+    return CURL_WRITEFUNC_ERROR;
+  }
   if (t->options->on_body) {
     if (!t->options->on_body(chunk)) {
       t->aborted_by_callback = true;
@@ -83,9 +119,36 @@ size_t on_write(char* data, size_t size, size_t count, void* user) {
   return size * count;
 }
 
-int on_progress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
+int on_progress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t ulnow) {
   auto* t = static_cast<transfer*>(user);
-  return t->options->stop.stop_requested() ? 1 : 0;
+  if (t->options->stop.stop_requested()) return 1;
+  const auto now = transfer::clock::now();
+  if (ulnow != t->last_uploaded) {  // sending the request body is progress too
+    t->last_uploaded = ulnow;
+    t->last_byte = now;
+  }
+  const request& r = *t->req;
+  const std::string host = host_of(r.url);
+  auto over = [&](std::chrono::milliseconds limit, transfer::clock::time_point since) {
+    return limit.count() > 0 && now - since > limit;
+  };
+  if (over(r.total_timeout, t->started))
+    t->failure = tooluse::error{errc::timeout, "http request to " + host + " took longer than " +
+                                                   "http::request::total_timeout = " +
+                                                   ms_text(r.total_timeout) +
+                                                   "; raise total_timeout if the peer is slow "
+                                                   "but trusted"};
+  else if (!t->got_byte && over(r.first_byte_timeout, t->started))
+    t->failure = tooluse::error{errc::timeout, "http request to " + host +
+                                                   ": no response within "
+                                                   "http::request::first_byte_timeout = " +
+                                                   ms_text(r.first_byte_timeout)};
+  else if (over(r.read_timeout, t->last_byte))
+    t->failure = tooluse::error{errc::timeout, "http request to " + host + " was idle longer than " +
+                                                   "http::request::read_timeout = " +
+                                                   ms_text(r.read_timeout) +
+                                                   " (no byte received)"};
+  return t->failure ? 1 : 0;
 }
 
 // Opens the socket libcurl asks for, unless request::allow_address refuses its address.
@@ -107,17 +170,18 @@ curl_socket_t on_open_socket(void* user, curlsocktype purpose, curl_sockaddr* ad
   return ::socket(addr->family, addr->socktype, addr->protocol);
 }
 
+// host_of names the server in error messages: host and port, never user info or path.
 std::string host_of(const std::string& url) {
-  auto start = url.find("://");
-  start = start == std::string::npos ? 0 : start + 3;
-  auto end = url.find_first_of("/?#", start);
-  return url.substr(start, end == std::string::npos ? std::string::npos : end - start);
+  auto u = boost::urls::parse_uri(url);
+  if (!u) return url.substr(0, 200);
+  return std::string(u->encoded_host_and_port());
 }
 
 tooluse::error map_error(CURLcode code, const transfer& t, const request& req,
                          const char* detail) {
   std::string what = detail[0] ? detail : curl_easy_strerror(code);
   std::string host = host_of(req.url);
+  if (t.failure) return *t.failure;
   if (t.options->stop.stop_requested() || code == CURLE_ABORTED_BY_CALLBACK)
     return {errc::cancelled, "http request to " + host + " was cancelled"};
   if (t.aborted_by_callback) return {errc::cancelled, "http request to " + host + " was aborted"};
@@ -128,7 +192,15 @@ tooluse::error map_error(CURLcode code, const transfer& t, const request& req,
     case CURLE_URL_MALFORMAT:
     case CURLE_UNSUPPORTED_PROTOCOL:
       return {errc::invalid_argument, "invalid url \"" + req.url + "\": " + what};
+    case CURLE_FILESIZE_EXCEEDED:
+      return limit_error("the response body from " + host, "http::request::max_response_bytes",
+                         req.max_response_bytes, "bytes");
     case CURLE_OPERATION_TIMEDOUT:
+      if (!t.got_byte && t.last_uploaded == 0 &&
+          transfer::clock::now() - t.started >= req.connect_timeout)
+        return {errc::timeout, "http request to " + host + " could not connect within "
+                               "http::request::connect_timeout = " + ms_text(req.connect_timeout) +
+                               ": " + what};
       return {errc::timeout, "http request to " + host + " timed out: " + what};
     default:
       return {errc::network_error, "http request to " + host + " failed: " + what};
@@ -137,14 +209,12 @@ tooluse::error map_error(CURLcode code, const transfer& t, const request& req,
 
 void set_timeouts(CURL* easy, const request& req) {
   curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(req.connect_timeout.count()));
+  // on_progress enforces total_timeout and names it; libcurl's own timer is a backstop.
   if (req.total_timeout.count() > 0)
-    curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, static_cast<long>(req.total_timeout.count()));
-  if (req.read_timeout.count() > 0) {
-    // "Fewer than 1 byte per second for N seconds" is libcurl's idle timeout.
-    long secs = std::max<long>(1, static_cast<long>((req.read_timeout.count() + 999) / 1000));
-    curl_easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
-    curl_easy_setopt(easy, CURLOPT_LOW_SPEED_TIME, secs);
-  }
+    curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, static_cast<long>(req.total_timeout.count() + 5000));
+  if (req.max_response_bytes > 0)  // refuses early when the peer declares a larger body
+    curl_easy_setopt(easy, CURLOPT_MAXFILESIZE_LARGE,
+                     static_cast<curl_off_t>(req.max_response_bytes));
 }
 
 }  // namespace

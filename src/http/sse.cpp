@@ -1,6 +1,7 @@
 // Event-stream interpretation per the WHATWG HTML standard, section "Server-sent events".
 #include "tooluse/http/sse.hpp"
 
+#include <algorithm>
 #include <limits>
 
 namespace tooluse::http {
@@ -17,20 +18,32 @@ bool all_digits(std::string_view s) {
 
 }  // namespace
 
-void sse_parser::feed(std::string_view bytes, const event_handler& on_event) {
+status sse_parser::check_size() {
+  if (line_.size() + data_.size() <= limits_.max_event_bytes) return {};
+  failure_ = limit_error("a server-sent event", "http::sse_limits::max_event_bytes",
+                         limits_.max_event_bytes, "bytes");
+  line_.clear();
+  line_.shrink_to_fit();
+  data_.clear();
+  data_.shrink_to_fit();
+  return fail(*failure_);
+}
+
+status sse_parser::feed(std::string_view bytes, const event_handler& on_event) {
+  if (failure_) return fail(*failure_);
   if (bom_checked_) return feed_lines(bytes, on_event);
   // The BOM may itself be split across chunks, so hold bytes until it is decided.
   head_.append(bytes);
-  if (head_.size() < bom.size() && bom.substr(0, head_.size()) == head_) return;
+  if (head_.size() < bom.size() && bom.substr(0, head_.size()) == head_) return {};
   bom_checked_ = true;
   std::string head = std::move(head_);
   head_.clear();
   std::string_view rest = head;
   if (rest.substr(0, bom.size()) == bom) rest.remove_prefix(bom.size());
-  feed_lines(rest, on_event);
+  return feed_lines(rest, on_event);
 }
 
-void sse_parser::feed_lines(std::string_view bytes, const event_handler& on_event) {
+status sse_parser::feed_lines(std::string_view bytes, const event_handler& on_event) {
   while (!bytes.empty()) {
     if (after_cr_) {
       after_cr_ = false;
@@ -40,11 +53,15 @@ void sse_parser::feed_lines(std::string_view bytes, const event_handler& on_even
       }
     }
     auto end = bytes.find_first_of("\r\n");
+    // Append at most what the limit allows, so one huge chunk cannot grow the buffer past it.
+    const std::size_t room = limits_.max_event_bytes + 1 - std::min(limits_.max_event_bytes + 1,
+                                                                    line_.size() + data_.size());
     if (end == std::string_view::npos) {
-      line_.append(bytes);
-      return;
+      line_.append(bytes.substr(0, room));
+      return check_size();
     }
-    line_.append(bytes.substr(0, end));
+    line_.append(bytes.substr(0, std::min(end, room)));
+    if (auto st = check_size(); !st) return st;
     if (bytes[end] == '\r') {
       if (end + 1 < bytes.size()) {
         if (bytes[end + 1] == '\n') ++end;
@@ -56,7 +73,9 @@ void sse_parser::feed_lines(std::string_view bytes, const event_handler& on_even
     std::string line = std::move(line_);
     line_.clear();
     process_line(line, on_event);
+    if (auto st = check_size(); !st) return st;
   }
+  return {};
 }
 
 void sse_parser::process_line(std::string_view line, const event_handler& on_event) {
@@ -120,6 +139,7 @@ void sse_parser::finish() {
 
 void sse_parser::reset() {
   finish();
+  failure_.reset();
   last_id_.clear();
   retry_.reset();
 }

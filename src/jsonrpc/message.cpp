@@ -105,18 +105,30 @@ parsed parse_value(const json& value, const parse_options& options) {
     out.errors.push_back(invalid(std::nullopt, "an empty batch"));
     return out;
   }
+  if (value.size() > options.max_batch) {
+    out.errors.push_back(invalid(std::nullopt, limit_error("a batch of " + std::to_string(value.size()) +
+                                                               " messages",
+                                                           "jsonrpc::parse_options::max_batch",
+                                                           options.max_batch)
+                                                   .message));
+    return out;
+  }
   for (const auto& item : value) add_one(out, item);
   return out;
 }
 
 parsed parse(std::string_view text, const parse_options& options) {
-  json value = json::parse(text.begin(), text.end(), nullptr, false);
-  if (value.is_discarded()) {
+  auto value = parse_json(text, options.limits ? *options.limits : default_json_limits());
+  if (!value) {
     parsed out;
-    out.errors.push_back(response::failure(std::nullopt, error_code::parse_error, "Parse error"));
+    if (value.error().code == errc::limit_exceeded)
+      out.errors.push_back(response::failure(std::nullopt, error_code::invalid_request,
+                                             "Invalid Request: " + value.error().message));
+    else
+      out.errors.push_back(response::failure(std::nullopt, error_code::parse_error, "Parse error"));
     return out;
   }
-  return parse_value(value, options);
+  return parse_value(*value, options);
 }
 
 json to_json(const request& m) {

@@ -20,20 +20,25 @@ json content_json(const message& m) {
 }
 
 json assistant_json(const message& m, const schema::name_map& names) {
+  // A turn in which the provider ran its own tools (tool search) goes back exactly as it came.
+  if (m.extras.contains("anthropic") && m.extras["anthropic"].contains("content"))
+    return {{"role", "assistant"}, {"content", m.extras["anthropic"]["content"]}};
   json blocks = json::array();
   // Thinking blocks must go back unchanged (with their signatures) in a tool-use turn.
   if (m.extras.contains("anthropic") && m.extras["anthropic"].contains("thinking_blocks"))
     for (const auto& b : m.extras["anthropic"]["thinking_blocks"]) blocks.push_back(b);
   for (const auto& p : m.content) blocks.push_back(part_json(p));
   for (const auto& c : m.tool_calls)
-    blocks.push_back({{"type", "tool_use"}, {"id", c.id},
+    blocks.push_back({{"type", "tool_use"},
+                      {"id", c.id},
                       {"name", names.provider_name(c.name).value_or(c.name)},
                       {"input", c.arguments.is_object() ? c.arguments : json::object()}});
   return {{"role", "assistant"}, {"content", blocks}};
 }
 
 json tool_result_json(const message& m) {
-  json block = {{"type", "tool_result"}, {"tool_use_id", m.tool_call_id}, {"content", content_json(m)}};
+  json block = {
+      {"type", "tool_result"}, {"tool_use_id", m.tool_call_id}, {"content", content_json(m)}};
   if (m.content.empty()) block["content"] = "";
   if (m.is_error) block["is_error"] = true;
   return block;
@@ -45,9 +50,14 @@ json anthropic_messages_json(const std::vector<message>& messages, const schema:
   json out = json::array();
   for (const auto& m : messages) {
     switch (m.role) {
-      case role::system: break;  // top-level "system"
-      case role::user: out.push_back({{"role", "user"}, {"content", content_json(m)}}); break;
-      case role::assistant: out.push_back(assistant_json(m, names)); break;
+      case role::system:
+        break;  // top-level "system"
+      case role::user:
+        out.push_back({{"role", "user"}, {"content", content_json(m)}});
+        break;
+      case role::assistant:
+        out.push_back(assistant_json(m, names));
+        break;
       case role::tool:
         // All results of one turn go in one user message that holds only tool_result blocks.
         if (out.empty() || out.back()["role"] != "user" || !out.back()["content"].is_array() ||
@@ -64,9 +74,14 @@ json anthropic_tool_choice(const tool_choice& choice, std::optional<bool> parall
                            const schema::name_map& names) {
   json j;
   switch (choice.what) {
-    case tool_choice::mode::automatic: j = {{"type", "auto"}}; break;
-    case tool_choice::mode::none: return {{"type", "none"}};
-    case tool_choice::mode::required: j = {{"type", "any"}}; break;
+    case tool_choice::mode::automatic:
+      j = {{"type", "auto"}};
+      break;
+    case tool_choice::mode::none:
+      return {{"type", "none"}};
+    case tool_choice::mode::required:
+      j = {{"type", "any"}};
+      break;
     case tool_choice::mode::named:
       j = {{"type", "tool"}, {"name", names.provider_name(choice.name).value_or(choice.name)}};
       break;
@@ -90,10 +105,13 @@ void anthropic_usage(const json& u, usage& out) {
   auto get = [&](const char* k, std::int64_t& field) {
     if (u.contains(k) && u[k].is_number_integer()) field = u[k].get<std::int64_t>();
   };
-  get("input_tokens", out.input_tokens);
-  get("output_tokens", out.output_tokens);
   get("cache_read_input_tokens", out.cache_read_tokens);
   get("cache_creation_input_tokens", out.cache_write_tokens);
+  get("output_tokens", out.output_tokens);
+  // Anthropic's input_tokens leaves out the cached ones; tooluse counts every prompt token.
+  if (u.contains("input_tokens") && u["input_tokens"].is_number_integer())
+    out.input_tokens =
+        u["input_tokens"].get<std::int64_t>() + out.cache_read_tokens + out.cache_write_tokens;
 }
 
 tool_call anthropic_call(const json& block, const schema::name_map& names) {
@@ -113,6 +131,7 @@ result<chat_response> anthropic_decode(const json& body, const schema::name_map&
   chat_response out;
   out.reply.role = role::assistant;
   std::string text;
+  bool server_blocks = false;
   for (const auto& b : body["content"]) {
     std::string type = b.value("type", "");
     if (type == "text") {
@@ -122,8 +141,11 @@ result<chat_response> anthropic_decode(const json& body, const schema::name_map&
       out.reply.extras["anthropic"]["thinking_blocks"].push_back(b);
     } else if (type == "tool_use") {
       out.reply.tool_calls.push_back(anthropic_call(b, names));
+    } else {
+      server_blocks = true;  // server_tool_use, tool_search_tool_result, ...
     }
   }
+  if (server_blocks) out.reply.extras["anthropic"]["content"] = body["content"];
   if (!text.empty()) out.reply.content.push_back(content_part::text_part(text));
   out.raw_finish = body.value("stop_reason", json("end_turn")).is_string()
                        ? body.value("stop_reason", std::string("end_turn"))

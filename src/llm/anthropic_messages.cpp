@@ -1,6 +1,7 @@
 // The Anthropic Messages adapter: request building, the JSON answer and the SSE stream.
 #include "tooluse/llm/anthropic_messages.hpp"
 
+#include <algorithm>
 #include <map>
 #include <stdexcept>
 
@@ -56,8 +57,8 @@ struct stream_state {
     } else if (type == "message_stop") {
       stopped = true;
     } else if (type == "error") {
-      failure = error{errc::http_error, "anthropic: error in stream: " +
-                                            detail::provider_error_message(ev.data)};
+      failure = error{errc::http_error,
+                      "anthropic: error in stream: " + detail::provider_error_message(ev.data)};
     }
   }
 
@@ -78,6 +79,19 @@ struct stream_state {
     }
   }
 
+  static json stream_block(const block& b) {
+    std::string type = b.start.value("type", "");
+    json j = b.start;
+    if (type == "text") j["text"] = b.text;
+    if (type == "thinking")
+      j = {{"type", "thinking"}, {"thinking", b.thinking}, {"signature", b.signature}};
+    if (type == "tool_use") {
+      auto input = parse_json(b.partial_json.empty() ? "{}" : b.partial_json);
+      j["input"] = input ? *input : json::object();
+    }
+    return j;
+  }
+
   result<chat_response> finish() {
     if (failure) return fail(*failure);
     if (!stopped && stop_reason.empty())
@@ -86,8 +100,13 @@ struct stream_state {
                   "the connection was cut or the server failed mid-answer");
     out.reply.role = role::assistant;
     std::string text;
+    // content mirrors the blocks as a JSON answer would list them; it is kept to be echoed when
+    // the provider ran its own tools (tool search) in this turn.
+    json content = json::array();
+    bool server_blocks = false;
     for (auto& [index, b] : blocks) {
       std::string type = b.start.value("type", "");
+      content.push_back(stream_block(b));
       if (type == "text") {
         text += b.text;
       } else if (type == "thinking") {
@@ -96,6 +115,13 @@ struct stream_state {
             {{"type", "thinking"}, {"thinking", b.thinking}, {"signature", b.signature}});
       } else if (type == "redacted_thinking") {
         out.reply.extras["anthropic"]["thinking_blocks"].push_back(b.start);
+      } else if (type == "server_tool_use" || type.find("tool_result") != std::string::npos) {
+        json block = b.start;
+        if (!b.partial_json.empty())
+          if (auto input = parse_json(b.partial_json)) block["input"] = *input;
+        server_blocks = true;
+        content.push_back(std::move(block));
+        continue;
       } else if (type == "tool_use") {
         // Parse at the block's end; an empty concatenation means {}.
         std::string raw = b.partial_json.empty() ? "{}" : b.partial_json;
@@ -105,6 +131,7 @@ struct stream_state {
       }
     }
     if (!text.empty()) out.reply.content.push_back(content_part::text_part(text));
+    if (server_blocks) out.reply.extras["anthropic"]["content"] = std::move(content);
     out.raw_finish = stop_reason.empty() ? "end_turn" : stop_reason;
     out.finish = detail::anthropic_finish(out.raw_finish);
     return std::move(out);
@@ -119,8 +146,35 @@ anthropic_messages::anthropic_messages(provider_options options) : options_(std:
   if (options_.model.empty()) throw std::invalid_argument("anthropic_messages: model is empty");
 }
 
+namespace {
+
+// anthropic_tools: Anthropic has no allowed-tools mode, so only the allowed tools are sent; with
+// native tool search, its tool goes first and the deferred tools are marked defer_loading.
+result<detail::wire_tools> anthropic_tools(const chat_request& req) {
+  auto tools = detail::export_wire_tools(detail::allowed_subset(req.tools, req.allowed_tools),
+                                         schema::export_target::anthropic);
+  if (!tools || (req.native_tool_search.empty() && req.deferred_tools.empty())) return tools;
+  json out = json::array();
+  if (!req.native_tool_search.empty()) {
+    std::string kind = req.native_tool_search == "regex" ? "regex" : "bm25";
+    out.push_back(
+        {{"type", "tool_search_tool_" + kind + "_20251119"}, {"name", "tool_search_tool_" + kind}});
+  }
+  for (auto& t : tools->tools) {
+    std::string name = tools->names.original_name(t.value("name", "")).value_or("");
+    if (std::find(req.deferred_tools.begin(), req.deferred_tools.end(), name) !=
+        req.deferred_tools.end())
+      t["defer_loading"] = true;
+    out.push_back(t);
+  }
+  tools->tools = std::move(out);
+  return tools;
+}
+
+}  // namespace
+
 result<json> anthropic_messages::encode_request(const chat_request& req) const {
-  auto tools = detail::export_wire_tools(req.tools, schema::export_target::anthropic);
+  auto tools = anthropic_tools(req);
   if (!tools) return fail(tools.error());
   json body = {{"model", options_.model}, {"max_tokens", req.max_tokens.value_or(4096)}};
   std::string system;
@@ -143,16 +197,18 @@ result<json> anthropic_messages::encode_request(const chat_request& req) const {
 result<chat_response> anthropic_messages::complete(const chat_request& req,
                                                    const stream_callbacks& callbacks,
                                                    std::stop_token stop) {
-  auto tools = detail::export_wire_tools(req.tools, schema::export_target::anthropic);
+  auto tools = anthropic_tools(req);
   if (!tools) return fail(tools.error());
   auto body = encode_request(req);
   if (!body) return fail(body.error());
-  http::request hreq{.method = "POST",
-                     .url = detail::join_url(options_.base_url, "v1/messages"),
-                     .headers = {{"Content-Type", "application/json"},
-                                 {"anthropic-version", "2023-06-01"}},
-                     .body = dump_json(*body)};
+  http::request hreq{
+      .method = "POST",
+      .url = detail::join_url(options_.base_url, "v1/messages"),
+      .headers = {{"Content-Type", "application/json"}, {"anthropic-version", "2023-06-01"}},
+      .body = dump_json(*body)};
   if (req.stream) hreq.headers.push_back({"Accept", "text/event-stream"});
+  if (!req.native_tool_search.empty() || !req.deferred_tools.empty())
+    hreq.headers.push_back({"anthropic-beta", "advanced-tool-use-2025-11-20"});
   if (!options_.api_key.empty()) hreq.headers.push_back({"x-api-key", options_.api_key});
   for (const auto& h : options_.extra_headers) hreq.headers.push_back(h);
 
@@ -161,20 +217,29 @@ result<chat_response> anthropic_messages::complete(const chat_request& req,
     auto res = detail::send_with_retry(options_, "anthropic", std::move(hreq), {}, stop);
     if (!res) return fail(res.error());
     auto j = parse_json(res->body);
-    if (!j) return fail(errc::protocol_error, "anthropic: response is not JSON: " + j.error().message);
+    if (!j)
+      return fail(errc::protocol_error, "anthropic: response is not JSON: " + j.error().message);
     out = detail::anthropic_decode(*j, tools->names);
   } else {
     stream_state state{.names = &tools->names, .callbacks = &callbacks};
-    http::sse_parser parser;
+    http::sse_parser parser({.max_event_bytes = options_.max_event_bytes});
     auto handler = [&](const http::sse_event& ev) { state.on_event(ev); };
     detail::exchange_hooks hooks{.on_body = [&](std::string_view chunk) {
-      parser.feed(chunk, handler);
-      return true;
+      if (auto st = parser.feed(chunk, handler); !st && !state.failure) {
+        state.failure = st.error();
+        const std::string from = "http::sse_limits::max_event_bytes";
+        if (auto pos = state.failure->message.find(from); pos != std::string::npos)
+          state.failure->message.replace(pos, from.size(), "llm::provider_options::max_event_bytes");
+        state.failure->message = "anthropic: " + state.failure->message;
+      }
+      return !state.failure;  // a broken or oversized stream is abandoned at once
     }};
     auto res = detail::send_with_retry(options_, "anthropic", std::move(hreq), hooks, stop);
+    if (!res && state.failure) return fail(*state.failure);
     if (!res) return fail(res.error());
     out = state.finish();
   }
+  if (out) out->usage.requests = 1;
   if (out) detail::apply_price(out->usage, options_.price);
   return out;
 }

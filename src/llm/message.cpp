@@ -6,23 +6,34 @@ namespace tooluse::llm {
 
 std::string_view to_string(role r) noexcept {
   switch (r) {
-    case role::system: return "system";
-    case role::user: return "user";
-    case role::assistant: return "assistant";
-    case role::tool: return "tool";
+    case role::system:
+      return "system";
+    case role::user:
+      return "user";
+    case role::assistant:
+      return "assistant";
+    case role::tool:
+      return "tool";
   }
   return "user";
 }
 
 std::string_view to_string(finish_reason r) noexcept {
   switch (r) {
-    case finish_reason::stop: return "stop";
-    case finish_reason::tool_calls: return "tool_calls";
-    case finish_reason::length: return "length";
-    case finish_reason::content_filter: return "content_filter";
-    case finish_reason::pause: return "pause";
-    case finish_reason::context_window: return "context_window";
-    case finish_reason::other: return "other";
+    case finish_reason::stop:
+      return "stop";
+    case finish_reason::tool_calls:
+      return "tool_calls";
+    case finish_reason::length:
+      return "length";
+    case finish_reason::content_filter:
+      return "content_filter";
+    case finish_reason::pause:
+      return "pause";
+    case finish_reason::context_window:
+      return "context_window";
+    case finish_reason::other:
+      return "other";
   }
   return "other";
 }
@@ -56,7 +67,9 @@ message message::assistant(std::string text) {
 }
 
 message message::tool_result(const tool_call& call, const tooluse::tool_result& result) {
-  message m{.role = role::tool, .tool_call_id = call.id, .tool_name = call.name,
+  message m{.role = role::tool,
+            .tool_call_id = call.id,
+            .tool_name = call.name,
             .is_error = result.is_error};
   for (const auto& block : result.content) {
     if (const auto* t = std::get_if<text_content>(&block)) {
@@ -78,15 +91,20 @@ usage& usage::operator+=(const usage& o) {
   output_tokens += o.output_tokens;
   cache_read_tokens += o.cache_read_tokens;
   cache_write_tokens += o.cache_write_tokens;
+  reasoning_tokens += o.reasoning_tokens;
   cost += o.cost;
+  requests += o.requests;
   return *this;
 }
 
 json usage_to_json(const usage& u) {
-  json j = {{"input_tokens", u.input_tokens}, {"output_tokens", u.output_tokens},
+  json j = {{"input_tokens", u.input_tokens},
+            {"output_tokens", u.output_tokens},
             {"total_tokens", u.total_tokens()}};
   if (u.cache_read_tokens) j["cache_read_tokens"] = u.cache_read_tokens;
   if (u.cache_write_tokens) j["cache_write_tokens"] = u.cache_write_tokens;
+  if (u.reasoning_tokens) j["reasoning_tokens"] = u.reasoning_tokens;
+  if (u.requests) j["requests"] = u.requests;
   j["cost"] = u.cost;
   return j;
 }
@@ -98,7 +116,9 @@ json message_to_json(const message& m) {
     if (p.type == content_part::kind::text)
       parts.push_back({{"type", "text"}, {"text", p.text}});
     else
-      parts.push_back({{"type", "image"}, {"mime_type", p.mime_type}, {"url", p.url},
+      parts.push_back({{"type", "image"},
+                       {"mime_type", p.mime_type},
+                       {"url", p.url},
                        {"bytes", p.data.size()}});
   }
   j["content"] = parts;

@@ -32,17 +32,19 @@ struct stream_state {
     }
     auto j = parse_json(ev.data);
     if (!j || !j->is_object()) {
-      failure = error{errc::protocol_error, "openai: stream event is not JSON: " + ev.data.substr(0, 200)};
+      failure = error{errc::protocol_error,
+                      "openai: stream event is not JSON: " + ev.data.substr(0, 200)};
       return;
     }
     if (j->contains("error")) {
-      failure = error{errc::http_error, "openai: error in stream: " +
-                                            detail::provider_error_message(ev.data)};
+      failure = error{errc::http_error,
+                      "openai: error in stream: " + detail::provider_error_message(ev.data)};
       return;
     }
     if (model.empty()) model = j->value("model", "");
     if (id.empty()) id = j->value("id", "");
-    if (j->contains("usage") && (*j)["usage"].is_object()) use = detail::openai_usage((*j)["usage"]);
+    if (j->contains("usage") && (*j)["usage"].is_object())
+      use = detail::openai_usage((*j)["usage"]);
     if (!j->contains("choices") || !(*j)["choices"].is_array()) return;
     for (const auto& choice : (*j)["choices"]) {
       if (choice.value("index", 0) != 0) continue;  // n = 1
@@ -116,8 +118,20 @@ result<json> openai_chat::encode_request(const chat_request& req) const {
                {"messages", detail::openai_messages(req.messages, tools->names)}};
   if (!req.tools.empty()) {
     body["tools"] = tools->tools;
-    if (req.choice.what != tool_choice::mode::automatic)
+    if (!req.allowed_tools.empty() && req.choice.what != tool_choice::mode::none &&
+        req.choice.what != tool_choice::mode::named) {
+      json allowed = json::array();
+      for (const auto& n : req.allowed_tools)
+        allowed.push_back({{"type", "function"},
+                           {"function", {{"name", tools->names.provider_name(n).value_or(n)}}}});
+      body["tool_choice"] = {
+          {"type", "allowed_tools"},
+          {"allowed_tools",
+           {{"mode", req.choice.what == tool_choice::mode::required ? "required" : "auto"},
+            {"tools", allowed}}}};
+    } else if (req.choice.what != tool_choice::mode::automatic) {
       body["tool_choice"] = detail::openai_tool_choice(req.choice, tools->names);
+    }
     if (req.parallel_tool_calls) body["parallel_tool_calls"] = *req.parallel_tool_calls;
   }
   if (req.max_tokens) body["max_tokens"] = *req.max_tokens;
@@ -155,16 +169,24 @@ result<chat_response> openai_chat::complete(const chat_request& req,
     out = detail::openai_decode(*j, req, tools->names);
   } else {
     stream_state state{.req = &req, .names = &tools->names, .callbacks = &callbacks};
-    http::sse_parser parser;
+    http::sse_parser parser({.max_event_bytes = options_.max_event_bytes});
     auto handler = [&](const http::sse_event& ev) { state.on_event(ev); };
     detail::exchange_hooks hooks{.on_body = [&](std::string_view chunk) {
-      parser.feed(chunk, handler);
-      return true;
+      if (auto st = parser.feed(chunk, handler); !st && !state.failure) {
+        state.failure = st.error();
+        const std::string from = "http::sse_limits::max_event_bytes";
+        if (auto pos = state.failure->message.find(from); pos != std::string::npos)
+          state.failure->message.replace(pos, from.size(), "llm::provider_options::max_event_bytes");
+        state.failure->message = "openai: " + state.failure->message;
+      }
+      return !state.failure;  // a broken or oversized stream is abandoned at once
     }};
     auto res = detail::send_with_retry(options_, "openai", std::move(hreq), hooks, stop);
+    if (!res && state.failure) return fail(*state.failure);
     if (!res) return fail(res.error());
     out = state.finish_response();
   }
+  if (out) out->usage.requests = 1;
   if (out) detail::apply_price(out->usage, options_.price);
   return out;
 }

@@ -30,6 +30,17 @@ std::string status_error(const std::string& who, const http::request& req, int s
   return msg;
 }
 
+// The http layer names its own options; a user of a provider sets provider_options.
+std::string provider_option_names(std::string msg) {
+  for (const char* name : {"connect_timeout", "read_timeout", "total_timeout", "max_response_bytes"}) {
+    const std::string from = std::string("http::request::") + name;
+    const std::string to = std::string("llm::provider_options::") + name;
+    for (auto pos = msg.find(from); pos != std::string::npos; pos = msg.find(from, pos + to.size()))
+      msg.replace(pos, from.size(), to);
+  }
+  return msg;
+}
+
 }  // namespace
 
 std::chrono::milliseconds retry_delay(const retry_policy& policy, int attempt,
@@ -63,6 +74,8 @@ result<http::response> send_with_retry(const provider_options& opts, const std::
   http::transport send = opts.transport ? opts.transport : http::default_transport();
   req.connect_timeout = opts.connect_timeout;
   req.read_timeout = opts.read_timeout;
+  req.total_timeout = opts.total_timeout;
+  req.max_response_bytes = opts.max_response_bytes;
   for (int attempt = 0;; ++attempt) {
     bool ok_status = false;
     bool streamed = false;
@@ -87,7 +100,7 @@ result<http::response> send_with_retry(const provider_options& opts, const std::
       bool transient = res.error().code == errc::network_error;
       if (!transient || !can_retry) {
         res.error().message = who + ": " + (streamed ? "the stream was cut mid-answer: " : "") +
-                              res.error().message;
+                              provider_option_names(res.error().message);
         return res;
       }
       if (!sleep_for_stop(retry_delay(opts.retry, attempt, {}), stop))
@@ -106,16 +119,26 @@ result<http::response> send_with_retry(const provider_options& opts, const std::
   }
 }
 
-result<wire_tools> export_wire_tools(const std::vector<tool>& tools,
-                                      schema::export_target target) {
-  // Minimal mapping until schema::export_tools (translate.hpp) is available in every build;
-  // switching means replacing this body with a call to it.
+result<wire_tools> export_wire_tools(const std::vector<tool>& tools, schema::export_target target,
+                                     bool strict) {
+  using schema::export_target;
+  if (target == export_target::responses || target == export_target::gemini) {
+    std::vector<schema::tool_spec> specs;
+    for (const auto& t : tools)
+      specs.push_back({.name = t.name,
+                       .description = t.description,
+                       .input_schema = t.input_schema,
+                       .strict = strict && target == export_target::responses});
+    auto out = schema::export_tools(specs, target, {.drop_unsupported = true});
+    if (!out) return fail(out.error());
+    return wire_tools{std::move(out->tools), std::move(out->names)};
+  }
   wire_tools out;
-  bool anthropic = target == schema::export_target::anthropic;
-  out.names = schema::name_map(anthropic ? schema::anthropic_name_rule : schema::openai_name_rule);
+  bool anthropic = target == export_target::anthropic;
   std::vector<std::string> names;
   for (const auto& t : tools) names.push_back(t.name);
-  out.names = schema::name_map::build(names, out.names.rule());
+  out.names = schema::name_map::build(
+      names, anthropic ? schema::anthropic_name_rule : schema::openai_name_rule);
   for (const auto& t : tools) {
     std::string wire = *out.names.provider_name(t.name);
     if (anthropic) {
@@ -124,9 +147,10 @@ result<wire_tools> export_wire_tools(const std::vector<tool>& tools,
       continue;
     }
     json fn = {{"name", wire}, {"description", t.description}, {"parameters", t.input_schema}};
-    if (target == schema::export_target::openai_strict) {
+    if (target == export_target::openai_strict) {
       auto strict = schema::make_strict_schema(t.input_schema, {.drop_unsupported = true});
-      if (!strict) return fail(strict.error().code, "tool \"" + t.name + "\": " + strict.error().message);
+      if (!strict)
+        return fail(strict.error().code, "tool \"" + t.name + "\": " + strict.error().message);
       fn["parameters"] = *strict;
       fn["strict"] = true;
     }
@@ -135,11 +159,17 @@ result<wire_tools> export_wire_tools(const std::vector<tool>& tools,
   return out;
 }
 
+std::vector<tool> allowed_subset(const std::vector<tool>& tools,
+                                 const std::vector<std::string>& allowed) {
+  if (allowed.empty()) return tools;
+  std::vector<tool> out;
+  for (const auto& t : tools)
+    if (std::find(allowed.begin(), allowed.end(), t.name) != allowed.end()) out.push_back(t);
+  return out;
+}
+
 void apply_price(usage& u, const std::optional<price>& p) {
-  if (!p) return;
-  u.cost = (static_cast<double>(u.input_tokens) * p->input_per_mtok +
-            static_cast<double>(u.output_tokens) * p->output_per_mtok) /
-           1e6;
+  if (p) u.cost = cost_of(u, *p);
 }
 
 std::string join_url(const std::string& base, const std::string& path) {
@@ -162,3 +192,20 @@ std::string provider_error_message(const std::string& body) {
 }
 
 }  // namespace tooluse::llm::detail
+
+namespace tooluse::llm {
+
+double cost_of(const usage& u, const price& p) {
+  auto rate = [](double r, double fallback) { return r > 0 ? r : fallback; };
+  auto uncached =
+      std::max<std::int64_t>(0, u.input_tokens - u.cache_read_tokens - u.cache_write_tokens);
+  return (static_cast<double>(uncached) * p.input_per_mtok +
+          static_cast<double>(u.cache_read_tokens) *
+              rate(p.cached_input_per_mtok, p.input_per_mtok) +
+          static_cast<double>(u.cache_write_tokens) *
+              rate(p.cache_write_per_mtok, p.input_per_mtok) +
+          static_cast<double>(u.output_tokens) * p.output_per_mtok) /
+         1e6;
+}
+
+}  // namespace tooluse::llm

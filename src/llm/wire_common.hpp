@@ -37,9 +37,16 @@ struct wire_tools {
   schema::name_map names;
 };
 
-/// export_wire_tools translates tool definitions for `target` (openai, openai_strict or
-/// anthropic), mapping names the provider would reject. The one place that knows the shapes.
-result<wire_tools> export_wire_tools(const std::vector<tool>& tools, schema::export_target target);
+/// export_wire_tools translates tool definitions for `target` (openai, openai_strict,
+/// responses, anthropic or gemini), mapping names the provider would reject. `strict` applies
+/// to responses (strict:true with the strict schema). The one place that knows the shapes.
+result<wire_tools> export_wire_tools(const std::vector<tool>& tools, schema::export_target target,
+                                     bool strict = false);
+
+/// allowed_subset returns the tools of `tools` named in `allowed` (all when `allowed` is empty),
+/// for providers without an allowed-tools mode.
+std::vector<tool> allowed_subset(const std::vector<tool>& tools,
+                                 const std::vector<std::string>& allowed);
 
 /// apply_price fills u.cost from the optional price table.
 void apply_price(usage& u, const std::optional<price>& p);

@@ -3,6 +3,7 @@
 #include <unordered_map>
 
 #include "mcp/server_impl.hpp"
+#include "tooluse/telemetry/trace.hpp"
 
 namespace tooluse::mcp {
 
@@ -41,7 +42,8 @@ method_result page(const call& c, const std::vector<T>& items, const char* key, 
   }
   std::size_t n = std::max<std::size_t>(1, c.d.options.page_size);
   json list = json::array();
-  for (std::size_t i = offset; i < items.size() && i < offset + n; ++i) list.push_back(to(items[i]));
+  for (std::size_t i = offset; i < items.size() && i < offset + n; ++i)
+    list.push_back(to(items[i]));
   json out = {{key, std::move(list)}};
   if (offset + n < items.size()) out["nextCursor"] = std::to_string(offset + n);
   return out;
@@ -50,12 +52,14 @@ method_result page(const call& c, const std::vector<T>& items, const char* key, 
 method_result do_initialize(const call& c) {
   const json& p = c.ctx.params();
   std::string requested = p.value("protocolVersion", "");
-  std::string chosen = is_session_version(requested) ? requested : std::string(latest_session_version);
+  std::string chosen =
+      is_session_version(requested) ? requested : std::string(latest_session_version);
   {
     std::lock_guard lock(c.s->mu);
     c.s->protocol_version = chosen;
     c.s->client_capabilities = p.contains("capabilities") && p["capabilities"].is_object()
-                                   ? p["capabilities"] : json::object();
+                                   ? p["capabilities"]
+                                   : json::object();
     c.s->client_info = p.value("clientInfo", json::object());
     c.s->initialized = true;
   }
@@ -198,8 +202,10 @@ method_result do_tools_call(const call& c) {
   std::string name = p["name"].get<std::string>();
   auto t = c.d.find_tool(name);
   if (!t) return err(ec::invalid_params, "Unknown tool: " + name);
-  json args = p.contains("arguments") && !p["arguments"].is_null() ? p["arguments"] : json::object();
-  if (!args.is_object()) return err(ec::invalid_params, "Invalid params: \"arguments\" must be an object");
+  json args =
+      p.contains("arguments") && !p["arguments"].is_null() ? p["arguments"] : json::object();
+  if (!args.is_object())
+    return err(ec::invalid_params, "Invalid params: \"arguments\" must be an object");
   if (c.d.options.validate_arguments && t->validator && !t->validated_by_executor) {
     // Invalid arguments are a tool error the model can correct (2025-11-25, SEP-1303).
     auto errors = t->validator->validate(args);
@@ -216,7 +222,9 @@ method_result do_tools_call(const call& c) {
   }
   if (auto* ir = std::get_if<input_required>(&out)) {
     json j = outcome_json(c, nullptr, ir);
-    if (j.is_null()) return err(ec::internal_error, "tool \"" + name + "\" asked for input, which needs protocol 2026-07-28");
+    if (j.is_null())
+      return err(ec::internal_error,
+                 "tool \"" + name + "\" asked for input, which needs protocol 2026-07-28");
     return j;
   }
   if (auto* e = std::get_if<jsonrpc::error_object>(&out)) return *e;
@@ -280,8 +288,10 @@ method_result do_subscribe(const call& c, bool on) {
   if (!p.contains("uri") || !p["uri"].is_string())
     return err(ec::invalid_params, "Invalid params: a string \"uri\" is required");
   std::lock_guard lock(c.s->mu);
-  if (on) c.s->subscriptions.insert(p["uri"].get<std::string>());
-  else c.s->subscriptions.erase(p["uri"].get<std::string>());
+  if (on)
+    c.s->subscriptions.insert(p["uri"].get<std::string>());
+  else
+    c.s->subscriptions.erase(p["uri"].get<std::string>());
   return json::object();
 }
 
@@ -304,15 +314,21 @@ method_result do_prompts_get(const call& c) {
       if (x->info.name == name) e = x;
   }
   if (!e) return err(ec::invalid_params, "Invalid params: unknown prompt \"" + name + "\"");
-  json args = p.contains("arguments") && p["arguments"].is_object() ? p["arguments"] : json::object();
+  json args =
+      p.contains("arguments") && p["arguments"].is_object() ? p["arguments"] : json::object();
   for (const auto& a : e->info.arguments)
     if (a.required && !args.contains(a.name))
-      return err(ec::invalid_params, "Invalid params: prompt \"" + name + "\" needs argument \"" + a.name + "\"");
+      return err(ec::invalid_params,
+                 "Invalid params: prompt \"" + name + "\" needs argument \"" + a.name + "\"");
   auto out = e->handler(args, c.ctx);
-  if (!out) return err(out.error().jsonrpc_code ? out.error().jsonrpc_code : ec::invalid_params, out.error().message);
+  if (!out)
+    return err(out.error().jsonrpc_code ? out.error().jsonrpc_code : ec::invalid_params,
+               out.error().message);
   if (auto* ir = std::get_if<input_required>(&*out)) {
     json j = outcome_json(c, nullptr, ir);
-    if (j.is_null()) return err(ec::internal_error, "prompt \"" + name + "\" asked for input, which needs protocol 2026-07-28");
+    if (j.is_null())
+      return err(ec::internal_error,
+                 "prompt \"" + name + "\" asked for input, which needs protocol 2026-07-28");
     return j;
   }
   return to_json(std::get<prompt_result>(*out));
@@ -326,9 +342,12 @@ method_result do_complete(const call& c) {
   }
   if (!h) return err(ec::method_not_found, "Method not found: completion/complete");
   const json& p = c.ctx.params();
-  if (!p.contains("ref") || !p["ref"].is_object() || !p.contains("argument") || !p["argument"].is_object())
-    return err(ec::invalid_params, "Invalid params: completion/complete needs \"ref\" and \"argument\"");
-  return to_json(h(p["ref"], p["argument"].value("name", ""), p["argument"].value("value", ""), c.ctx));
+  if (!p.contains("ref") || !p["ref"].is_object() || !p.contains("argument") ||
+      !p["argument"].is_object())
+    return err(ec::invalid_params,
+               "Invalid params: completion/complete needs \"ref\" and \"argument\"");
+  return to_json(
+      h(p["ref"], p["argument"].value("name", ""), p["argument"].value("value", ""), c.ctx));
 }
 
 using handler_fn = method_result (*)(const call&);
@@ -372,16 +391,20 @@ bool cacheable(const std::string& m) {
 std::optional<jsonrpc::error_object> read_mrtr(server::impl& d, request_context& ctx) {
   const json& p = ctx.params();
   if (auto it = p.find("inputResponses"); it != p.end()) {
-    if (!it->is_object()) return err(ec::invalid_params, "Invalid params: \"inputResponses\" must be an object");
+    if (!it->is_object())
+      return err(ec::invalid_params, "Invalid params: \"inputResponses\" must be an object");
     for (const auto& [k, v] : it->items())
       if (!v.is_object())
-        return err(ec::invalid_params, "Invalid params: inputResponses[\"" + k + "\"] must be an object");
+        return err(ec::invalid_params,
+                   "Invalid params: inputResponses[\"" + k + "\"] must be an object");
     context_access::responses(ctx) = *it;
   }
   if (auto it = p.find("requestState"); it != p.end() && !it->is_null()) {
-    if (!it->is_string()) return err(ec::invalid_params, "Invalid params: \"requestState\" must be a string");
+    if (!it->is_string())
+      return err(ec::invalid_params, "Invalid params: \"requestState\" must be a string");
     auto state = open_state(d.state_key, it->get_ref<const std::string&>());
-    if (!state) return err(ec::invalid_params, "Invalid params: requestState integrity check failed");
+    if (!state)
+      return err(ec::invalid_params, "Invalid params: requestState integrity check failed");
     context_access::state(ctx) = std::move(*state);
   }
   return std::nullopt;
@@ -394,16 +417,42 @@ jsonrpc::error_object missing_capability(json required_capabilities) {
              json{{"requiredCapabilities", std::move(required_capabilities)}});
 }
 
-std::optional<jsonrpc::response> dispatch(server& srv, server::impl& d, const std::shared_ptr<session>& s,
+std::optional<jsonrpc::response> dispatch(server& srv, server::impl& d,
+                                          const std::shared_ptr<session>& s,
                                           const jsonrpc::request& r,
                                           const std::function<void(const json&)>& emit,
                                           std::stop_token stop) {
   if (!r.params.is_null() && !r.params.is_object())
     return response::failure(r.id, ec::invalid_params, "Invalid params: params must be an object");
   request_context ctx(srv, s, r, emit, stop);
+  // MCP semantic conventions: a SERVER span per request, parented by the client's
+  // _meta.traceparent when it sent one; tool executions inside it are its children.
+  std::optional<telemetry::span_context> parent;
+  std::string target;
+  if (r.params.is_object()) {
+    const json& meta = r.params.value("_meta", json::object());
+    if (meta.is_object() && meta.contains("traceparent") && meta["traceparent"].is_string())
+      parent = telemetry::parse_traceparent(meta["traceparent"].get<std::string>());
+    for (const char* k : {"name", "uri"})
+      if (target.empty() && r.params.contains(k) && r.params[k].is_string())
+        target = r.params[k].get<std::string>();
+  }
+  auto span = telemetry::start_span(r.method + (target.empty() ? "" : " " + target),
+                                    telemetry::span_kind::server, parent);
+  if (span.recording()) {
+    span.set("mcp.method.name", r.method);
+    if (!s->id.empty()) span.set("mcp.session.id", s->id);
+    span.set("jsonrpc.request.id", dump_json(jsonrpc::id_to_json(r.id)));
+    if (r.method == "tools/call") {
+      span.set("gen_ai.operation.name", "execute_tool");
+      span.set("gen_ai.tool.name", target);
+    }
+  }
   bool stateless = s->stateless;
   if (stateless && removed_in_stateless(r.method))
-    return response::failure(r.id, ec::method_not_found, "Method not found: " + r.method + " is not part of protocol 2026-07-28");
+    return response::failure(
+        r.id, ec::method_not_found,
+        "Method not found: " + r.method + " is not part of protocol 2026-07-28");
   const auto& table = session_methods();
   auto it = table.find(r.method);
   if (it == table.end() || (r.method == "server/discover" && !stateless && false))
@@ -418,13 +467,17 @@ std::optional<jsonrpc::response> dispatch(server& srv, server::impl& d, const st
     out = err(ec::internal_error, std::string("Internal error: ") + e.what());
   }
   if (stop.stop_requested() && !stateless) return std::nullopt;
-  if (auto* e = std::get_if<jsonrpc::error_object>(&out)) return response{r.id, nullptr, std::move(*e)};
+  if (auto* e = std::get_if<jsonrpc::error_object>(&out)) {
+    span.set_error(e->message, std::to_string(e->code));
+    return response{r.id, nullptr, std::move(*e)};
+  }
   json result = std::move(std::get<json>(out));
   if (stateless) {
     if (!result.contains("resultType")) result["resultType"] = "complete";
     if (cacheable(r.method) && result["resultType"] == "complete") {
       const cache_hint& h = r.method == "resources/read" || r.method == "server/discover"
-                                ? d.options.read_cache : d.options.list_cache;
+                                ? d.options.read_cache
+                                : d.options.list_cache;
       if (!result.contains("ttlMs")) result["ttlMs"] = h.ttl_ms;
       if (!result.contains("cacheScope")) result["cacheScope"] = h.scope;
     }

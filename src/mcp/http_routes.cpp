@@ -3,6 +3,7 @@
 
 #include "mcp/http_server_impl.hpp"
 #include "mcp/server_impl.hpp"
+#include "tooluse/base64.hpp"
 
 namespace tooluse::mcp {
 
@@ -118,23 +119,8 @@ std::optional<std::string> decode_header_value(std::string_view v) {
       v.substr(v.size() - post.size()) != post)
     return std::string(v);
   std::string_view b = v.substr(pre.size(), v.size() - pre.size() - post.size());
-  static constexpr std::string_view alphabet =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  unsigned acc = 0;
-  int bits = 0;
-  for (char c : b) {
-    if (c == '=') break;
-    auto pos = alphabet.find(c);
-    if (pos == std::string_view::npos) return std::nullopt;
-    acc = (acc << 6) | static_cast<unsigned>(pos);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out.push_back(static_cast<char>((acc >> bits) & 0xff));
-    }
-  }
-  return out;
+  while (!b.empty() && b.back() == '=') b.remove_suffix(1);
+  return base64_decode(b);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <sys/socket.h>
 #include <sys/time.h>
 
+#include <boost/url.hpp>
 #include <iostream>
 
 #include "mcp/http_server_impl.hpp"
@@ -201,12 +202,11 @@ void http_server::impl::serve_connection(tcp::socket sock) {
 
 namespace {
 
+// host_part is the host of a Host header's "host[:port]" (an IPv6 literal keeps its brackets);
+// "" when it is not an authority.
 std::string host_part(std::string_view hostport) {
-  if (!hostport.empty() && hostport.front() == '[') {
-    auto close = hostport.find(']');
-    return std::string(hostport.substr(0, close == std::string_view::npos ? hostport.size() : close + 1));
-  }
-  return std::string(hostport.substr(0, hostport.find(':')));
+  auto a = boost::urls::parse_authority(hostport);
+  return a ? std::string(a->encoded_host()) : std::string();
 }
 
 bool is_loopback_bind(const std::string& host) {
@@ -230,9 +230,8 @@ bool http_server::impl::check_host_origin(const http_request& req) const {
   if (!host.empty() && !ok(host_part(host))) return false;
   auto origin = req[http::field::origin];
   if (!origin.empty() && origin != "null") {
-    auto scheme = origin.find("://");
-    if (scheme == std::string_view::npos) return false;
-    if (!ok(host_part(origin.substr(scheme + 3)))) return false;
+    auto u = boost::urls::parse_uri(origin);
+    if (!u || !u->has_authority() || !ok(std::string(u->encoded_host()))) return false;
   }
   return true;
 }
@@ -240,10 +239,25 @@ bool http_server::impl::check_host_origin(const http_request& req) const {
 bool http_server::impl::handle(tcp::socket& sock, http_request& req) {
   std::string_view target = req.target();
   target = target.substr(0, target.find('?'));
-  if (target != options.path) return write_response(sock, req, http::status::not_found, "not found\n", "text/plain");
+  // The authorization hook (OAuth resource server) may answer before the request goes on.
+  auto hook = [&](bool is_endpoint) -> std::optional<bool> {
+    if (!options.authorize) return std::nullopt;
+    std::vector<std::pair<std::string, std::string>> headers;
+    for (const auto& f : req) headers.emplace_back(std::string(f.name_string()), std::string(f.value()));
+    auto d = options.authorize({.method = req.method_string(), .target = target, .headers = headers,
+                                .body = req.body(), .is_endpoint = is_endpoint});
+    if (d.status == 0) return std::nullopt;
+    return write_response(sock, req, static_cast<http::status>(d.status), d.body, d.content_type,
+                          d.headers);
+  };
+  if (target != options.path) {
+    if (auto answered = hook(false)) return *answered;
+    return write_response(sock, req, http::status::not_found, "not found\n", "text/plain");
+  }
   if (!check_host_origin(req))
     return write_rpc_error(sock, req, http::status::forbidden, std::nullopt, -32000,
                            "Forbidden: Host or Origin not allowed");
+  if (auto answered = hook(true)) return *answered;
   if (!options.bearer_token.empty()) {
     auto auth = req[http::field::authorization];
     if (auth != "Bearer " + options.bearer_token)

@@ -1,5 +1,7 @@
 #include "mcp/pump.hpp"
 
+#include "tooluse/jsonrpc/framing.hpp"
+
 #include <unistd.h>
 
 #include <cerrno>
@@ -34,11 +36,7 @@ void message_pump::write(const json& message) {
 void message_pump::feed(std::string_view line) {
   while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
   if (line.empty()) return;
-  if (line.size() > options_.max_line_bytes) {
-    write(jsonrpc::to_json(jsonrpc::response::failure(std::nullopt, jsonrpc::error_code::invalid_request,
-                                                      "Invalid Request: message too large")));
-    return;
-  }
+  if (line.size() > options_.max_line_bytes) return too_long(line.substr(0, 4096));
   auto parsed = jsonrpc::parse(line);
   for (const auto& e : parsed.errors) write(jsonrpc::to_json(e));
   for (auto& m : parsed.messages) {
@@ -58,6 +56,16 @@ void message_pump::feed(std::string_view line) {
       workers_.emplace_back([this] { worker(); });
     cv_.notify_all();
   }
+}
+
+void message_pump::too_long(std::string_view head) {
+  auto id = jsonrpc::peek_id(head);
+  std::optional<jsonrpc::message_id> mid = id ? jsonrpc::id_from_json(*id) : std::nullopt;
+  write(jsonrpc::to_json(jsonrpc::response::failure(
+      mid, jsonrpc::error_code::invalid_request,
+      "Invalid Request: " + limit_error("a message (one line)", "mcp::stream_options::max_line_bytes",
+                                        options_.max_line_bytes, "bytes")
+                                .message)));
 }
 
 void message_pump::worker() {
@@ -126,7 +134,10 @@ status serve_fd(server& srv, int in_fd, int out_fd, const stream_options& option
         }
       },
       options);
-  std::string buf;
+  // Lines are framed as the bytes arrive: an endless line costs max_line_bytes, not its size.
+  jsonrpc::line_framer framer(options.max_line_bytes);
+  auto on_line = [&](std::string_view line) { pump.feed(line); };
+  auto on_overflow = [&](std::string_view head) { pump.too_long(head); };
   std::vector<char> chunk(64 * 1024);
   for (;;) {
     ssize_t n = ::read(in_fd, chunk.data(), chunk.size());
@@ -136,13 +147,9 @@ status serve_fd(server& srv, int in_fd, int out_fd, const stream_options& option
       return fail(errc::io_error, std::string("mcp stdio: read failed: ") + std::strerror(errno));
     }
     if (n == 0) break;
-    buf.append(chunk.data(), static_cast<std::size_t>(n));
-    std::size_t start = 0;
-    for (std::size_t nl; (nl = buf.find('\n', start)) != std::string::npos; start = nl + 1)
-      pump.feed(std::string_view(buf).substr(start, nl - start));
-    buf.erase(0, start);
+    framer.feed(std::string_view(chunk.data(), static_cast<std::size_t>(n)), on_line, on_overflow);
   }
-  if (!buf.empty()) pump.feed(buf);
+  framer.finish(on_line, on_overflow);
   pump.finish();
   if (write_failed) return fail(errc::io_error, "mcp stdio: writing to the output failed");
   return {};

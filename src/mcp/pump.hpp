@@ -26,6 +26,8 @@ class message_pump {
 
   /// feed handles one line of input.
   void feed(std::string_view line);
+  /// too_long answers a line longer than max_line_bytes (`head` is its start) with -32600.
+  void too_long(std::string_view head);
   /// finish waits for running requests and closes the session.
   void finish();
 

@@ -9,47 +9,10 @@
 #include <stdexcept>
 
 #include "mcp/server_impl.hpp"
+#include "tooluse/base64.hpp"
 
 namespace tooluse::mcp {
 namespace {
-
-constexpr char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-
-std::string base64url(std::string_view in) {
-  std::string out;
-  std::size_t i = 0;
-  while (i + 2 < in.size()) {
-    unsigned v = (static_cast<unsigned char>(in[i]) << 16) |
-                 (static_cast<unsigned char>(in[i + 1]) << 8) | static_cast<unsigned char>(in[i + 2]);
-    out += {b64[(v >> 18) & 63], b64[(v >> 12) & 63], b64[(v >> 6) & 63], b64[v & 63]};
-    i += 3;
-  }
-  if (i + 1 == in.size()) {
-    unsigned v = static_cast<unsigned char>(in[i]) << 16;
-    out += {b64[(v >> 18) & 63], b64[(v >> 12) & 63]};
-  } else if (i + 2 == in.size()) {
-    unsigned v = (static_cast<unsigned char>(in[i]) << 16) | (static_cast<unsigned char>(in[i + 1]) << 8);
-    out += {b64[(v >> 18) & 63], b64[(v >> 12) & 63], b64[(v >> 6) & 63]};
-  }
-  return out;
-}
-
-std::optional<std::string> unbase64url(std::string_view in) {
-  std::string out;
-  unsigned acc = 0;
-  int bits = 0;
-  for (char c : in) {
-    const char* p = std::char_traits<char>::find(b64, 64, c);
-    if (!p) return std::nullopt;
-    acc = (acc << 6) | static_cast<unsigned>(p - b64);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out.push_back(static_cast<char>((acc >> bits) & 0xff));
-    }
-  }
-  return out;
-}
 
 std::string to_hex(const unsigned char* data, std::size_t n) {
   static constexpr char hex[] = "0123456789abcdef";
@@ -80,7 +43,7 @@ std::string random_token(std::size_t bytes) {
 }
 
 std::string seal_state(const std::string& key, const json& state) {
-  std::string body = base64url(dump_json(state));
+  std::string body = base64url_encode(dump_json(state));
   return body + "." + mac(key, body);
 }
 
@@ -92,7 +55,7 @@ std::optional<json> open_state(const std::string& key, std::string_view sealed) 
   std::string_view got = sealed.substr(dot + 1);
   if (got.size() != expected.size() || CRYPTO_memcmp(got.data(), expected.data(), got.size()) != 0)
     return std::nullopt;
-  auto text = unbase64url(body);
+  auto text = base64url_decode(body);
   if (!text) return std::nullopt;
   auto j = parse_json(*text);
   if (!j) return std::nullopt;

@@ -33,6 +33,10 @@ std::shared_ptr<tool_entry> adapt(const std::shared_ptr<const registered_tool>& 
     exec::run_options o = base;
     o.stop = ctx.stop();
     if (ctx.session_ptr() && !ctx.session_ptr()->stateless) o.session = ctx.session_ptr()->id;
+    if (auto k = ctx.meta().find(std::string(meta_idempotency_key)); k != ctx.meta().end() && k->is_string()) {
+      o.idempotency_scope = k->get<std::string>();  // the caller's key, passed on verbatim
+      call.id.clear();
+    }
     o.on_event = [&ctx, outer = base.on_event](const exec::call_event& ev) {
       if (ev.kind == exec::event_kind::progress && ev.progress)
         ctx.progress(ev.progress->progress, ev.progress->total, ev.progress->message);

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "client_impl.hpp"
+#include "tooluse/base64.hpp"
 
 namespace tooluse::mcp {
 namespace {
@@ -15,32 +16,6 @@ bool is_tchar(unsigned char c) {
          std::string_view("!#$%&'*+-.^_`|~").find(static_cast<char>(c)) != std::string_view::npos;
 }
 
-std::string base64(std::string_view in) {
-  static constexpr char table[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  std::size_t i = 0;
-  for (; i + 2 < in.size(); i += 3) {
-    unsigned v = (static_cast<unsigned char>(in[i]) << 16) |
-                 (static_cast<unsigned char>(in[i + 1]) << 8) |
-                 static_cast<unsigned char>(in[i + 2]);
-    for (int s = 18; s >= 0; s -= 6) out += table[(v >> s) & 63];
-  }
-  if (i + 1 == in.size()) {
-    unsigned v = static_cast<unsigned char>(in[i]) << 16;
-    out += table[(v >> 18) & 63];
-    out += table[(v >> 12) & 63];
-    out += "==";
-  } else if (i + 2 == in.size()) {
-    unsigned v =
-        (static_cast<unsigned char>(in[i]) << 16) | (static_cast<unsigned char>(in[i + 1]) << 8);
-    out += table[(v >> 18) & 63];
-    out += table[(v >> 12) & 63];
-    out += table[(v >> 6) & 63];
-    out += '=';
-  }
-  return out;
-}
 
 // check walks a schema; `reachable` says whether it is reached through `properties` only.
 bool check(const json& schema, bool reachable, std::set<std::string>& names, std::string& why,
@@ -106,7 +81,7 @@ std::string encode_header_value(std::string_view value) {
     if (c < 0x20 || c > 0x7e) safe = false;
   if (value.empty()) safe = true;
   if (value.starts_with("=?base64?") && value.ends_with("?=")) safe = false;
-  return safe ? std::string(value) : "=?base64?" + base64(value) + "?=";
+  return safe ? std::string(value) : "=?base64?" + base64_encode(value) + "?=";
 }
 
 std::vector<json> valid_header_tools(std::vector<json> tools, std::string* warnings) {

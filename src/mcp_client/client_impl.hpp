@@ -95,7 +95,8 @@ struct client::impl {
   void on_notification(const json& message);
   void on_server_request(const json& message);
   result<json> run_handler(std::string_view method, const json& params, std::stop_token stop);
-  void spawn(std::function<void()> fn);
+  /// spawn runs `fn` on a worker; false (and nothing run) when max_server_requests are busy.
+  bool spawn(std::function<void()> fn);
 };
 
 // created_task_id returns the task id of a tools/call result that created a task (2026-07-28

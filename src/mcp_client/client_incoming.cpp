@@ -168,7 +168,7 @@ void client::impl::on_server_request(const json& message) {
     if (closed) return;
     incoming[key] = source;
   }
-  spawn([this, id, method, params, key, source] {
+  const bool started = spawn([this, id, method, params, key, source] {
     auto r = run_handler(method, params, source.get_token());
     {
       std::lock_guard lock(mu);
@@ -185,9 +185,19 @@ void client::impl::on_server_request(const json& message) {
     }
     (void)transport->send(reply);
   });
+  if (started) return;
+  {
+    std::lock_guard lock(mu);
+    incoming.erase(key);
+  }
+  (void)transport->send(error_response(
+      id, jsonrpc::error_code::internal_error,
+      limit_error("the server's requests handled at once", "mcp::client_options::max_server_requests",
+                  static_cast<unsigned long long>(options.max_server_requests))
+          .message));
 }
 
-void client::impl::spawn(std::function<void()> fn) {
+bool client::impl::spawn(std::function<void()> fn) {
   auto w = std::make_shared<worker>();
   std::lock_guard lock(mu);
   // Join the workers that have finished, so a long connection does not accumulate threads.
@@ -199,12 +209,14 @@ void client::impl::spawn(std::function<void()> fn) {
       ++it;
     }
   }
+  if (static_cast<int>(workers.size()) >= std::max(1, options.max_server_requests)) return false;
   worker* raw = w.get();
   w->thread = std::jthread([fn = std::move(fn), raw] {
     fn();
     raw->done = true;
   });
   workers.push_back(std::move(w));
+  return true;
 }
 
 }  // namespace tooluse::mcp

@@ -5,6 +5,7 @@
 
 #include "client_impl.hpp"
 #include "tooluse/jsonrpc/message.hpp"
+#include "tooluse/telemetry/trace.hpp"
 
 namespace tooluse::mcp {
 namespace {
@@ -63,6 +64,23 @@ result<json> client::impl::round_trip(std::string_view method, json params,
     sl = stateless;
   }
   if (sl) meta.update(stateless_meta());
+  // MCP semantic conventions: a CLIENT span per request, its context sent as _meta.traceparent
+  // so the server's span joins the same trace.
+  std::string target;
+  for (const char* k : {"name", "uri"})
+    if (target.empty() && params.contains(k) && params[k].is_string())
+      target = params[k].get<std::string>();
+  auto span = telemetry::start_span(std::string(method) + (target.empty() ? "" : " " + target),
+                                    telemetry::span_kind::client);
+  if (span.recording()) {
+    span.set("mcp.method.name", std::string(method));
+    span.set("jsonrpc.request.id", std::to_string(n));
+    if (method == "tools/call") {
+      span.set("gen_ai.operation.name", "execute_tool");
+      span.set("gen_ai.tool.name", target);
+    }
+    meta["traceparent"] = telemetry::format_traceparent(span.context());
+  }
   if (!meta.empty()) params["_meta"] = meta;
   json msg = {{"jsonrpc", "2.0"}, {"id", id}, {"method", std::string(method)}, {"params", params}};
   auto call = std::make_shared<pending_call>();
@@ -77,10 +95,13 @@ result<json> client::impl::round_trip(std::string_view method, json params,
   if (auto st = transport->send_with_headers(msg, headers); !st) {
     std::lock_guard lock(mu);
     pending.erase(key);
+    span.set_error(st.error().message, std::string(to_string(st.error().code)));
     return fail(st.error());
   }
-  return wait_for(key, id, method, call, options,
-                  timeout.value_or(options.timeout.value_or(this->options.request_timeout)));
+  auto answer = wait_for(key, id, method, call, options,
+                         timeout.value_or(options.timeout.value_or(this->options.request_timeout)));
+  if (!answer) span.set_error(answer.error().message, std::string(to_string(answer.error().code)));
+  return answer;
 }
 
 result<json> client::impl::wait_for(const std::string& key, const json& id, std::string_view method,

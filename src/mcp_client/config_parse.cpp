@@ -19,12 +19,13 @@ tl::unexpected<error> field_error(const std::string& server, const std::string& 
   return fail(errc::invalid_argument, "server \"" + server + "\": \"" + field + "\" " + what);
 }
 
-result<std::string> expand_field(const json& v, const std::string& server,
-                                 const std::string& field, const variable_lookup& lookup) {
+result<std::string> expand_field(const json& v, const std::string& server, const std::string& field,
+                                 const variable_lookup& lookup) {
   if (!v.is_string()) return field_error(server, field, "must be a string");
   auto out = expand_variables(v.get<std::string>(), lookup);
-  if (!out) return fail(out.error().code, "server \"" + server + "\": \"" + field + "\": " +
-                                              out.error().message);
+  if (!out)
+    return fail(out.error().code,
+                "server \"" + server + "\": \"" + field + "\": " + out.error().message);
   return out;
 }
 
@@ -43,7 +44,8 @@ result<std::map<std::string, std::string>> string_map(const json& obj, const std
 }
 
 status parse_stdio(const json& j, server_config& s, const variable_lookup& lookup) {
-  if (!j.contains("command")) return field_error(s.name, "command", "is missing (stdio servers need one)");
+  if (!j.contains("command"))
+    return field_error(s.name, "command", "is missing (stdio servers need one)");
   auto command = expand_field(j["command"], s.name, "command", lookup);
   if (!command) return fail(command.error());
   if (command->empty()) return field_error(s.name, "command", "is empty");
@@ -82,6 +84,30 @@ status parse_http(const json& j, server_config& s, const variable_lookup& lookup
     if (!headers) return fail(headers.error());
     s.headers = std::move(*headers);
   }
+  if (j.contains("auth")) {
+    const json& a = j["auth"];
+    if (a.is_boolean()) {
+      s.auth.enabled = a.get<bool>();
+      return {};
+    }
+    if (!a.is_object()) return field_error(s.name, "auth", "must be an object or false");
+    std::pair<const char*, std::string*> fields[] = {{"grant", &s.auth.grant},
+                                                     {"clientId", &s.auth.client_id},
+                                                     {"clientSecret", &s.auth.client_secret},
+                                                     {"scope", &s.auth.scope},
+                                                     {"privateKeyFile", &s.auth.private_key_file},
+                                                     {"tokenCommand", &s.auth.token_command}};
+    for (auto& [key, out] : fields) {
+      if (!a.contains(key)) continue;
+      auto v = expand_field(a[key], s.name, std::string("auth.") + key, lookup);
+      if (!v) return fail(v.error());
+      *out = *v;
+    }
+    if (!s.auth.grant.empty() && s.auth.grant != "authorization_code" &&
+        s.auth.grant != "client_credentials")
+      return field_error(s.name, "auth.grant",
+                         "must be \"authorization_code\" or \"client_credentials\"");
+  }
   return {};
 }
 
@@ -89,7 +115,8 @@ result<server_config> parse_server(const std::string& name, const json& j,
                                    const variable_lookup& lookup) {
   server_config s{.name = name};
   if (name.empty()) return fail(errc::invalid_argument, "a server in mcpServers has an empty name");
-  if (!j.is_object()) return fail(errc::invalid_argument, "server \"" + name + "\" must be an object");
+  if (!j.is_object())
+    return fail(errc::invalid_argument, "server \"" + name + "\" must be an object");
   if (j.contains("disabled")) {
     if (!j["disabled"].is_boolean()) return field_error(name, "disabled", "must be true or false");
     s.disabled = j["disabled"].get<bool>();
@@ -100,18 +127,22 @@ result<server_config> parse_server(const std::string& name, const json& j,
     type = j["type"].get<std::string>();
   }
   if (type == "sse")
-    return fail(errc::unsupported, "server \"" + name + "\": \"type\": \"sse\" (the old HTTP+SSE "
-                                   "transport) is not supported; use its Streamable HTTP url");
+    return fail(errc::unsupported, "server \"" + name +
+                                       "\": \"type\": \"sse\" (the old HTTP+SSE "
+                                       "transport) is not supported; use its Streamable HTTP url");
   if (!type.empty() && type != "stdio" && type != "http" && type != "streamable-http" &&
       type != "streamableHttp")
-    return field_error(name, "type", "must be \"stdio\", \"http\" or \"streamable-http\", not \"" + type + "\"");
+    return field_error(name, "type",
+                       "must be \"stdio\", \"http\" or \"streamable-http\", not \"" + type + "\"");
   if (type.empty()) {
     if (j.contains("command") && j.contains("url"))
-      return fail(errc::invalid_argument, "server \"" + name + "\" has both \"command\" and "
-                                          "\"url\"; keep one (or set \"type\")");
+      return fail(errc::invalid_argument, "server \"" + name +
+                                              "\" has both \"command\" and "
+                                              "\"url\"; keep one (or set \"type\")");
     if (!j.contains("command") && !j.contains("url"))
-      return fail(errc::invalid_argument, "server \"" + name + "\" needs \"command\" (stdio) or "
-                                          "\"url\" (Streamable HTTP)");
+      return fail(errc::invalid_argument, "server \"" + name +
+                                              "\" needs \"command\" (stdio) or "
+                                              "\"url\" (Streamable HTTP)");
     type = j.contains("url") ? "http" : "stdio";
   }
   s.transport = type == "stdio" ? server_transport_kind::stdio : server_transport_kind::http;
@@ -170,13 +201,15 @@ result<std::string> expand_variables(std::string_view text, const variable_looku
 }
 
 result<client_config> parse_client_config(const json& config, const variable_lookup& lookup) {
-  if (!config.is_object()) return fail(errc::invalid_argument, "the MCP config must be a JSON object with \"mcpServers\"");
+  if (!config.is_object())
+    return fail(errc::invalid_argument, "the MCP config must be a JSON object with \"mcpServers\"");
   const char* key = config.contains("mcpServers") ? "mcpServers" : "servers";
   if (!config.contains(key))
     return fail(errc::invalid_argument, "the MCP config has no \"mcpServers\" object");
   const json& servers = config[key];
   if (!servers.is_object())
-    return fail(errc::invalid_argument, std::string("\"") + key + "\" must be an object of servers");
+    return fail(errc::invalid_argument,
+                std::string("\"") + key + "\" must be an object of servers");
   client_config out;
   for (const auto& [name, entry] : servers.items()) {
     auto s = parse_server(name, entry, lookup);

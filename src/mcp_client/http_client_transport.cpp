@@ -4,6 +4,7 @@
 
 #include "tooluse/mcp/http_client_transport.hpp"
 
+#include <algorithm>
 #include <condition_variable>
 #include <list>
 #include <map>
@@ -20,8 +21,6 @@ std::string encode_header_value(std::string_view value);  // client_headers.cpp
 
 namespace {
 
-constexpr std::size_t max_body_bytes = 64u * 1024 * 1024;
-
 bool is_response_to(const json& m, const json& id) {
   return m.is_object() && !m.contains("method") && m.contains("id") && m["id"] == id &&
          (m.contains("result") || m.contains("error"));
@@ -29,7 +28,9 @@ bool is_response_to(const json& m, const json& id) {
 
 // stream is what one response stream (and its resumptions) has seen.
 struct stream {
+  explicit stream(std::size_t max_event_bytes) : parser({.max_event_bytes = max_event_bytes}) {}
   http::sse_parser parser;
+  std::optional<error> failure;  // a limit this side enforced: the stream is not resumed
   json want_id;  // null for the standalone GET stream
   bool got_response = false;
   bool got_event = false;
@@ -65,13 +66,28 @@ class http_transport final : public client_transport {
   void run_post(http::request req, json id, bool had_session, std::stop_token stop);
   void resume(stream& s, std::stop_token stop, bool had_session);
   http::send_options stream_options(stream& s, int& status, std::string& body, bool& sse,
-                                    std::stop_token stop);
+                                    std::stop_token stop,
+                                    std::vector<http::header>* headers = nullptr);
+  void add_auth_headers(http::request& req);
+  // challenged: a 401/403 the authorizer wants retried (true), or an error for it.
+  result<bool> challenged(int status, const std::vector<http::header>& response,
+                          const http::request& req);
   void run_get_stream(std::stop_token stop);
   void deliver(const std::string& data, stream& s);
   void fail_request(const json& id, error e) {
     if (h_.on_send_failed) h_.on_send_failed(id, std::move(e));
   }
+  static std::string rename(std::string msg) {
+    // The parser names its own option; users of this transport set max_message_bytes.
+    const std::string from = "http::sse_limits::max_event_bytes";
+    if (auto pos = msg.find(from); pos != std::string::npos)
+      msg.replace(pos, from.size(), "mcp::http_client_options::max_message_bytes");
+    if (auto pos = msg.find(from); pos != std::string::npos)
+      msg.replace(pos, from.size(), "mcp::http_client_options::max_message_bytes");
+    return msg;
+  }
   error network_error(const error& e, std::string_view what) const {
+    if (e.code == errc::limit_exceeded) return error{e.code, opts_.url + ": " + e.message};
     return error{e.code, opts_.url + ": " + std::string(what) + " failed: " + e.message +
                              "; check that the MCP server is running and the URL is right"};
   }
@@ -106,6 +122,9 @@ http::request http_transport::make_request(std::string method, const json* body,
   http::request req{.method = std::move(method), .url = opts_.url};
   req.connect_timeout = opts_.connect_timeout;
   req.read_timeout = opts_.idle_timeout;
+  req.total_timeout = opts_.max_stream_duration;
+  req.max_response_bytes = 0;  // SSE streams may carry many messages: bounded per message
+  req.max_header_bytes = std::min<std::size_t>(req.max_header_bytes, opts_.max_message_bytes);
   std::string version;
   {
     std::lock_guard lock(mu_);
@@ -138,7 +157,33 @@ http::request http_transport::make_request(std::string method, const json* body,
     req.headers.push_back({"Authorization", "Bearer " + opts_.bearer_token});
   for (const auto& [k, v] : opts_.headers) req.headers.push_back({k, v});
   for (const auto& [k, v] : extra) req.headers.push_back({k, v});
+  add_auth_headers(req);
   return req;
+}
+
+void http_transport::add_auth_headers(http::request& req) {
+  if (!opts_.authorizer) return;
+  std::erase_if(req.headers, [](const http::header& h) {
+    std::string n = h.name;
+    for (auto& c : n) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return n == "authorization" || n == "dpop";
+  });
+  auto hs = opts_.authorizer->headers_for(req.method, req.url);
+  if (hs)
+    for (auto& h : *hs) req.headers.push_back(std::move(h));
+}
+
+result<bool> http_transport::challenged(int status, const std::vector<http::header>& response,
+                                        const http::request& req) {
+  if (!opts_.authorizer) return false;
+  if (status != 401 && status != 403) {
+    opts_.authorizer->on_response(response);
+    return false;
+  }
+  auto again = opts_.authorizer->on_challenge(status, response, req.headers, req.method, req.url);
+  if (!again)
+    return fail(again.error().code, opts_.url + ": authorization failed: " + again.error().message);
+  return *again;
 }
 
 status http_transport::send_with_headers(const json& m, const header_list& extra) {
@@ -168,6 +213,13 @@ status http_transport::send_with_headers(const json& m, const header_list& extra
   }
   req.total_timeout = std::chrono::seconds(30);
   auto r = send_(req, {});
+  for (int attempt = 0; r && attempt < 3; ++attempt) {
+    auto again = challenged(r->status, r->headers, req);
+    if (!again) return fail(again.error());
+    if (!*again) break;
+    add_auth_headers(req);
+    r = send_(req, {});
+  }
   if (!r) return fail(network_error(r.error(), "POST"));
   if (r->status == 404 && had_session) return fail(session_lost());
   if (r->status >= 400)
@@ -193,11 +245,13 @@ void http_transport::deliver(const std::string& data, stream& s) {
 }
 
 http::send_options http_transport::stream_options(stream& s, int& status, std::string& body,
-                                                  bool& sse, std::stop_token stop) {
+                                                  bool& sse, std::stop_token stop,
+                                                  std::vector<http::header>* headers) {
   http::send_options so;
   so.stop = stop;
-  so.on_headers = [this, &status, &sse](int st, const std::vector<http::header>& hs) {
+  so.on_headers = [this, &status, &sse, headers](int st, const std::vector<http::header>& hs) {
     status = st;
+    if (headers) *headers = hs;
     auto ct = http::find_header(hs, "content-type").value_or("");
     sse = st / 100 == 2 && ct.starts_with("text/event-stream");
     auto sid = http::find_header(hs, "mcp-session-id");
@@ -208,25 +262,43 @@ http::send_options http_transport::stream_options(stream& s, int& status, std::s
   };
   so.on_body = [this, &s, &body, &sse](std::string_view chunk) {
     if (sse) {
-      s.parser.feed(chunk, [&](const http::sse_event& e) {
+      auto st = s.parser.feed(chunk, [&](const http::sse_event& e) {
         if (!e.data.empty()) deliver(e.data, s);
       });
-      return true;
+      if (!st) s.failure = error{errc::limit_exceeded, opts_.url + ": " + rename(st.error().message)};
+      return st.has_value();
     }
     body.append(chunk);
-    return body.size() <= max_body_bytes;
+    if (body.size() <= opts_.max_message_bytes) return true;
+    s.failure = limit_error(opts_.url + ": a JSON response body", "mcp::http_client_options::max_message_bytes",
+                            opts_.max_message_bytes, "bytes");
+    body.clear();
+    body.shrink_to_fit();
+    return false;
   };
   return so;
 }
 
 void http_transport::run_post(http::request req, json id, bool had_session, std::stop_token stop) {
-  stream s;
+  stream s(opts_.max_message_bytes);
   s.want_id = id;
   int status = 0;
   std::string body;
   bool sse = false;
-  auto r = send_(req, stream_options(s, status, body, sse, stop));
+  std::vector<http::header> headers;
+  auto r = send_(req, stream_options(s, status, body, sse, stop, &headers));
+  for (int attempt = 0; r && !stop.stop_requested() && attempt < 3; ++attempt) {
+    auto again = challenged(status, headers, req);
+    if (!again) return fail_request(id, again.error());
+    if (!*again) break;
+    add_auth_headers(req);
+    status = 0;
+    body.clear();
+    sse = false;
+    r = send_(req, stream_options(s, status, body, sse, stop, &headers));
+  }
   if (stop.stop_requested()) return;  // abandoned by the client, or closing
+  if (s.failure) return fail_request(id, *s.failure);
   // A response stream that broke after it began is resumed like one that ended early.
   if (!r && !(sse && !s.parser.last_event_id().empty()))
     return fail_request(id, network_error(r.error(), "POST"));
@@ -268,6 +340,7 @@ void http_transport::resume(stream& s, std::stop_token stop, bool had_session) {
     s.got_event = false;
     auto r = send_(req, stream_options(s, status, body, sse, stop));
     if (stop.stop_requested()) return;
+    if (s.failure) return fail_request(s.want_id, *s.failure);
     if (r && status == 404 && had_session && s.parser.last_event_id().empty())
       return fail_request(s.want_id, session_lost());
     if (r && !sse && status >= 400)
@@ -281,7 +354,7 @@ void http_transport::resume(stream& s, std::stop_token stop, bool had_session) {
 }
 
 void http_transport::run_get_stream(std::stop_token stop) {
-  stream s;
+  stream s(opts_.max_message_bytes);
   int failures = 0;
   while (!stop.stop_requested() && failures <= opts_.max_reconnects) {
     auto req = make_request("GET", nullptr, {});
@@ -294,6 +367,11 @@ void http_transport::run_get_stream(std::stop_token stop) {
     auto r = send_(req, stream_options(s, status, body, sse, stop));
     if (stop.stop_requested()) return;
     if (r && !sse) return;  // 405 (no GET stream offered) or another refusal: do without
+    if (s.failure) {
+      // An oversized event: skip it by reconnecting after the last complete event.
+      s.failure.reset();
+      s.parser.reset_failure();
+    }
     s.parser.finish();
     failures = s.got_event || r ? 0 : failures + 1;
     auto delay = std::chrono::milliseconds(s.parser.retry().value_or(opts_.default_retry.count()));

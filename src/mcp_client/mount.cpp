@@ -3,9 +3,9 @@
 #include "tooluse/mcp/mount.hpp"
 
 #include <algorithm>
+#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
-#include <condition_variable>
 #include <set>
 #include <thread>
 
@@ -20,8 +20,8 @@ struct mounted_server::state : std::enable_shared_from_this<mounted_server::stat
   mutable std::mutex mutex;  // guards the fields below up to `restarts`
   std::shared_ptr<client> conn;
   std::shared_ptr<client> retired;  // a closed connection, released later from another thread
-  std::uint64_t generation = 0;  // which connection an on_closed belongs to
-  std::optional<error> down;     // why the server is down, while conn is null
+  std::uint64_t generation = 0;     // which connection an on_closed belongs to
+  std::optional<error> down;        // why the server is down, while conn is null
   int restarts = 0;
   bool unmounted = false;
   std::mutex connect_mutex;   // one (re)connection at a time
@@ -94,19 +94,22 @@ result<std::shared_ptr<client>> current_client(const state_ptr& s) {
   std::string reason;
   {
     std::lock_guard lock(s->mutex);
-    if (s->unmounted) return fail(errc::not_found, "MCP server \"" + s->config.name + "\" was unmounted");
+    if (s->unmounted)
+      return fail(errc::not_found, "MCP server \"" + s->config.name + "\" was unmounted");
     if (s->conn) return s->conn;
     reason = s->down ? s->down->message : "not connected";
     if (s->restarts >= s->options.max_restarts)
-      return fail(errc::io_error, "MCP server \"" + s->config.name + "\" is down and was not restarted "
-                                  "again: " + reason);
+      return fail(errc::io_error, "MCP server \"" + s->config.name +
+                                      "\" is down and was not restarted "
+                                      "again: " +
+                                      reason);
     ++s->restarts;
   }
   s->log("restarting the server");
   auto c = connect_client(s);
   if (!c)
     return fail(c.error().code, "MCP server \"" + s->config.name + "\" went away (" + reason +
-                                ") and could not be restarted: " + c.error().message);
+                                    ") and could not be restarted: " + c.error().message);
   return c;
 }
 
@@ -117,6 +120,7 @@ tool_result forward_call(const std::weak_ptr<mounted_server::state>& weak,
   auto c = current_client(s);
   if (!c) return tool_result::error(c.error().message);
   call_options co{.stop = ctx.stop};
+  if (!ctx.idempotency_key.empty()) co.meta[std::string(meta_idempotency_key)] = ctx.idempotency_key;
   if (ctx.on_progress)
     co.on_progress = [&ctx](const progress_update& p) {
       ctx.report_progress(p.progress, p.total, p.message);
@@ -190,7 +194,8 @@ void on_server_closed(const std::weak_ptr<mounted_server::state>& weak, std::uin
 
 result<std::shared_ptr<client>> connect_client(const state_ptr& s) {
   auto transport = make_transport(
-      s->config, [s_weak = std::weak_ptr(s)](std::string_view line) {
+      s->config,
+      [s_weak = std::weak_ptr(s)](std::string_view line) {
         if (auto st = s_weak.lock()) st->log(line);
       },
       s->options.shutdown_grace);
@@ -249,16 +254,22 @@ result<std::unique_ptr<client_transport>> make_transport(
     std::vector<std::pair<std::string, std::string>> headers(server.headers.begin(),
                                                              server.headers.end());
     try {
-      return make_http_client_transport({.url = server.url, .headers = std::move(headers)});
+      return make_http_client_transport({.url = server.url,
+                                         .headers = std::move(headers),
+                                         .authorizer = make_authorizer(server)});
     } catch (const std::invalid_argument& e) {
       return fail(errc::invalid_argument, "server \"" + server.name + "\": " + e.what());
     }
   }
   if (server.command.empty() || server.command[0].empty())
     return fail(errc::invalid_argument, "server \"" + server.name + "\" has no command");
-  return std::make_unique<stdio_client_transport>(stdio_server_options{
-      .command = server.command, .env = server.env, .cwd = server.cwd, .name = server.name,
-      .on_log = std::move(on_log), .shutdown_grace = shutdown_grace});
+  return std::make_unique<stdio_client_transport>(
+      stdio_server_options{.command = server.command,
+                           .env = server.env,
+                           .cwd = server.cwd,
+                           .name = server.name,
+                           .on_log = std::move(on_log),
+                           .shutdown_grace = shutdown_grace});
 }
 
 std::string mounted_tool_name(std::string_view server, std::string_view tool,
@@ -321,8 +332,10 @@ void mounted_server::unmount() {
     state_->refresh_cv.notify_all();
   }
   if (state_->refresher.joinable()) {
-    if (state_->refresher.get_id() == std::this_thread::get_id()) state_->refresher.detach();
-    else state_->refresher.join();
+    if (state_->refresher.get_id() == std::this_thread::get_id())
+      state_->refresher.detach();
+    else
+      state_->refresher.join();
   }
   {
     std::lock_guard lock(state_->registry_mutex);
@@ -347,8 +360,9 @@ void mounted_server::detach() {
   state_->mounted.clear();
 }
 
-result<std::vector<std::shared_ptr<mounted_server>>> mount_servers(
-    tool_registry& registry, const client_config& config, const mount_options& options) {
+result<std::vector<std::shared_ptr<mounted_server>>> mount_servers(tool_registry& registry,
+                                                                   const client_config& config,
+                                                                   const mount_options& options) {
   std::vector<std::shared_ptr<mounted_server>> mounts;
   for (const auto& server : config.servers) {
     if (server.disabled) continue;

@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "stdio_process.hpp"
+#include "tooluse/jsonrpc/framing.hpp"
 
 namespace tooluse::mcp {
 
@@ -34,6 +35,8 @@ struct detail::stdio_state {
   bool started = false, closing = false, stderr_done = false;
   bool closing_by_us = false;  // close() was called
   std::deque<std::string> tail;
+  int unanswered = 0;            // requests given up in a row with no message from the child
+  std::string killed_reason;     // set when we killed the child for not answering
   std::optional<std::string> exit_report;  // set once the child is gone (not after close())
   std::thread out_thread, err_thread;
 
@@ -54,11 +57,15 @@ namespace {
 
 using state_ptr = std::shared_ptr<detail::stdio_state>;
 
-// for_each_line reads `fd` until EOF or a wake-up, calling `line` for each complete line.
-// After a wake-up it drains what is already in the pipe. Returns true at EOF.
-template <class F>
-bool for_each_line(int fd, int wake_fd, F&& line) {
-  std::string buf;
+// for_each_line reads `fd` until EOF or a wake-up, calling `line` for each complete line and
+// `overflow` (with the line's first bytes) for each line longer than `max_line`, which is
+// skipped without being stored. After a wake-up it drains what is already in the pipe.
+// Returns true at EOF.
+template <class F, class G>
+bool for_each_line(int fd, int wake_fd, std::size_t max_line, F&& line, G&& overflow) {
+  jsonrpc::line_framer framer(max_line);
+  const jsonrpc::line_framer::line_handler on_line = line;
+  const jsonrpc::line_framer::overflow_handler on_overflow = overflow;
   char chunk[65536];
   bool woken = false;
   for (;;) {
@@ -77,29 +84,28 @@ bool for_each_line(int fd, int wake_fd, F&& line) {
       continue;
     }
     if (n <= 0) {
-      if (!buf.empty()) line(std::string_view(buf));
+      framer.finish(on_line, on_overflow);
       return true;
     }
-    buf.append(chunk, static_cast<std::size_t>(n));
-    std::size_t start = 0;
-    for (std::size_t nl; (nl = buf.find('\n', start)) != std::string::npos; start = nl + 1) {
-      std::string_view l(buf.data() + start, nl - start);
-      if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
-      line(l);
-    }
-    buf.erase(0, start);
+    framer.feed(std::string_view(chunk, static_cast<std::size_t>(n)), on_line, on_overflow);
   }
 }
 
 void read_stderr(const state_ptr& s) {
-  for_each_line(s->stderr_fd, s->wake_fd, [&](std::string_view l) {
+  auto keep = [&](std::string_view l) {
     {
       std::lock_guard lock(s->mutex);
       s->tail.emplace_back(l);
       while (s->tail.size() > s->options.stderr_tail_lines) s->tail.pop_front();
     }
     s->log(l);
-  });
+  };
+  for_each_line(s->stderr_fd, s->wake_fd, s->options.max_stderr_line_bytes, keep,
+                [&](std::string_view head) {
+                  keep(std::string(head.substr(0, 200)) + "... (line cut at " +
+                       "stdio_server_options::max_stderr_line_bytes = " +
+                       std::to_string(s->options.max_stderr_line_bytes) + " bytes)");
+                });
   std::lock_guard lock(s->mutex);
   s->stderr_done = true;
   s->cv.notify_all();
@@ -124,6 +130,7 @@ std::string exit_report(detail::stdio_state& s, const process_exit& e) {
   // The child's last words may still be in the stderr pipe: give the reader a moment.
   s.cv.wait_for(lock, std::chrono::seconds(1), [&] { return s.stderr_done; });
   std::string msg = s.label + " " + e.describe();
+  if (!s.killed_reason.empty()) msg = s.killed_reason + "; it " + e.describe();
   if (!s.tail.empty()) {
     msg += "; last stderr lines:";
     for (const auto& l : s.tail) msg += "\n  " + l;
@@ -142,13 +149,28 @@ void handle_stdout_line(detail::stdio_state& s, std::string_view line) {
   {
     std::lock_guard lock(s.mutex);
     if (s.closing) return;
+    s.unanswered = 0;  // it is alive
   }
   if (s.handlers.on_message) s.handlers.on_message(std::move(*msg));
 }
 
+void handle_stdout_overflow(detail::stdio_state& s, std::string_view head) {
+  error e = limit_error(s.label + " wrote a message (one line on stdout) that",
+                        "stdio_server_options::max_line_bytes", s.options.max_line_bytes, "bytes");
+  auto id = jsonrpc::peek_id(head);
+  s.log("skipping a line longer than the limit: " + e.message);
+  {
+    std::lock_guard lock(s.mutex);
+    if (s.closing) return;
+  }
+  if (id && s.handlers.on_send_failed) s.handlers.on_send_failed(*id, e);
+}
+
 void read_stdout(const state_ptr& s) {
-  const bool eof = for_each_line(s->stdout_fd, s->wake_fd,
-                                 [&](std::string_view l) { handle_stdout_line(*s, l); });
+  const bool eof = for_each_line(
+      s->stdout_fd, s->wake_fd, s->options.max_line_bytes,
+      [&](std::string_view l) { handle_stdout_line(*s, l); },
+      [&](std::string_view head) { handle_stdout_overflow(*s, head); });
   if (!eof) return;  // woken by close()
   {
     std::lock_guard lock(s->mutex);
@@ -256,6 +278,25 @@ void stdio_client_transport::close() {
   }
   join_or_detach(s.out_thread);
   join_or_detach(s.err_thread);
+}
+
+void stdio_client_transport::abandon(const json&) {
+  auto s = state_;
+  {
+    std::lock_guard lock(s->mutex);
+    if (s->options.max_unanswered <= 0 || s->closing || !s->started || s->pid <= 0) return;
+    if (++s->unanswered < s->options.max_unanswered || !s->killed_reason.empty()) return;
+    s->killed_reason = s->label + " stopped answering: " + std::to_string(s->unanswered) +
+                       " requests in a row got no reply (stdio_server_options::max_unanswered = " +
+                       std::to_string(s->options.max_unanswered) + "), so it was killed";
+  }
+  s->log(s->killed_reason);
+  // SIGTERM now, SIGKILL after the grace period, off the caller's thread; the stdout reader
+  // then sees the end of the pipe and reports the exit through on_closed.
+  std::thread([s] {
+    s->reaper.signal_group(SIGTERM);
+    if (!s->reaper.wait_for(s->options.shutdown_grace)) s->reaper.signal_group(SIGKILL);
+  }).detach();
 }
 
 std::string stdio_client_transport::describe() const { return state_->label; }

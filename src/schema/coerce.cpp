@@ -84,7 +84,8 @@ struct coercer {
     if (v.is_string()) {
       const std::string s = v.get<std::string>();
       if ((types & (t_integer | t_number)) && is_json_number_text(s)) {
-        json parsed = json::parse(s, nullptr, false);
+        auto bounded = parse_json(s);
+        json parsed = bounded ? std::move(*bounded) : json(json::value_t::discarded);
         if (!parsed.is_discarded() && (!parsed.is_number_float() ||
                                        std::isfinite(parsed.get<double>()))) {
           bool want_int = (types & t_integer) && !(types & t_number);
@@ -108,7 +109,8 @@ struct coercer {
         }
       }
       if (types & (t_object | t_array)) {
-        json parsed = json::parse(s, nullptr, false);
+        auto bounded = parse_json(s);
+        json parsed = bounded ? std::move(*bounded) : json(json::value_t::discarded);
         if (!parsed.is_discarded() && matches_type(types & (t_object | t_array), parsed)) {
           record(path, v, parsed, "json_string");
           v = std::move(parsed);

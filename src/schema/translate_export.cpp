@@ -48,13 +48,14 @@ result<json> openai_function(const tool_spec& tool, const std::string& name, boo
   return f;
 }
 
-result<json> gemini_declaration(const tool_spec& tool, const std::string& name) {
+result<json> gemini_declaration(const tool_spec& tool, const std::string& name,
+                                const strict_options& options) {
   auto root = object_root(tool);
   if (!root) return root;
   json d = json::object();
   d["name"] = name;
   if (!tool.description.empty()) d["description"] = tool.description;
-  auto params = make_gemini_schema(*root);
+  auto params = make_gemini_schema(*root, options.max_schema_nodes);
   if (!params)
     return fail(params.error().code, "tool \"" + tool.name + "\": " + params.error().message);
   // A declaration without parameters omits the field: Gemini rejects an object without properties.
@@ -131,7 +132,7 @@ result<json> export_tool(const tool_spec& tool, export_target target,
       out["input_schema"] = std::move(*s);
       return out;
     }
-    case export_target::gemini: return gemini_declaration(tool, name);
+    case export_target::gemini: return gemini_declaration(tool, name, options);
     case export_target::mcp: {
       auto s = object_root(tool);
       if (!s) return s;

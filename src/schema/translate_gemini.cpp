@@ -26,7 +26,7 @@ void append_description(json& out, const std::string& text) {
 
 class gemini_walker {
  public:
-  explicit gemini_walker(const json& root) : root_(root) {}
+  gemini_walker(const json& root, std::size_t max_nodes) : root_(root), max_nodes_(max_nodes) {}
   result<json> walk(const json& s, const std::string& path);
 
  private:
@@ -38,6 +38,8 @@ class gemini_walker {
 
   const json& root_;
   std::vector<std::string> expanding_;  // $refs being inlined, to catch recursion
+  std::size_t max_nodes_;
+  std::size_t nodes_ = 0;  // schemas visited: inlining $refs can make this exponential
 };
 
 result<json> gemini_walker::walk_ref(const json& s, const std::string& path) {
@@ -131,6 +133,10 @@ status gemini_walker::convert_children(const json& s, json& out, const std::stri
 }
 
 result<json> gemini_walker::walk(const json& s, const std::string& path) {
+  if (++nodes_ > max_nodes_)
+    return fail(limit_error(path + ": translating the schema for gemini (inlining its $refs) "
+                                   "visits more than " + std::to_string(max_nodes_) + " schemas",
+                            "strict_options::max_schema_nodes", max_nodes_));
   if (s.is_boolean()) {
     if (s.get<bool>()) return json::object();
     return fail(errc::unsupported, path + ": a schema that accepts nothing cannot be expressed");
@@ -159,8 +165,8 @@ result<json> gemini_walker::walk(const json& s, const std::string& path) {
 
 }  // namespace
 
-result<json> make_gemini_schema(const json& schema) {
-  gemini_walker walker(schema);
+result<json> make_gemini_schema(const json& schema, std::size_t max_schema_nodes) {
+  gemini_walker walker(schema, max_schema_nodes);
   return walker.walk(schema, "arguments");
 }
 

@@ -79,6 +79,7 @@ class strict_walker {
   strict_options opt_;
   std::size_t properties_ = 0;
   std::size_t enum_values_ = 0;
+  std::size_t nodes_ = 0;  // schemas visited: inlining $refs with siblings can multiply them
 };
 
 result<json> strict_walker::walk_ref(const json& s, const std::string& path, int depth,
@@ -161,6 +162,10 @@ status strict_walker::walk_subschemas(const json& s, json& out, const std::strin
 
 result<json> strict_walker::walk(const json& s, const std::string& path, int depth,
                                  int ref_depth) {
+  if (++nodes_ > opt_.max_schema_nodes)
+    return fail(limit_error(path + ": translating the schema for openai strict mode visits more "
+                                   "than " + std::to_string(opt_.max_schema_nodes) + " schemas",
+                            "strict_options::max_schema_nodes", opt_.max_schema_nodes));
   if (s.is_boolean() && !s.get<bool>())
     return unsupported(path, "a schema that accepts nothing has no openai strict mode equivalent");
   if (s.is_boolean() || s.empty()) return unsupported(path, any_value);

@@ -46,6 +46,7 @@ json tool_to_json(const tool& t) {
   if (t.requires_auth) policy["requires_auth"] = true;
   if (t.max_output_bytes > 0) policy["max_output_bytes"] = t.max_output_bytes;
   if (t.coerce_arguments) policy["coerce_arguments"] = true;
+  if (t.synchronous) policy["synchronous"] = true;
   j["policy"] = policy;
   if (!t.meta.empty()) j["_meta"] = t.meta;
   return j;

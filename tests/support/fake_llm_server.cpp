@@ -75,13 +75,20 @@ bool read_request(int fd, recorded_request& req) {
 
 std::string status_text(int status) {
   switch (status) {
-    case 200: return "OK";
-    case 400: return "Bad Request";
-    case 401: return "Unauthorized";
-    case 429: return "Too Many Requests";
-    case 500: return "Internal Server Error";
-    case 503: return "Service Unavailable";
-    default: return "Status";
+    case 200:
+      return "OK";
+    case 400:
+      return "Bad Request";
+    case 401:
+      return "Unauthorized";
+    case 429:
+      return "Too Many Requests";
+    case 500:
+      return "Internal Server Error";
+    case 503:
+      return "Service Unavailable";
+    default:
+      return "Status";
   }
 }
 
@@ -93,8 +100,8 @@ void write_response(int fd, const scripted_response& r) {
     has_type = has_type || iequals(n, "content-type");
   }
   bool chunked = !r.chunks.empty();
-  if (!has_type) head += chunked ? "Content-Type: text/event-stream\r\n"
-                                 : "Content-Type: application/json\r\n";
+  if (!has_type)
+    head += chunked ? "Content-Type: text/event-stream\r\n" : "Content-Type: application/json\r\n";
   head += "Connection: close\r\n";
   if (!chunked) {
     head += "Content-Length: " + std::to_string(r.body.size()) + "\r\n\r\n";
@@ -196,21 +203,41 @@ void fake_llm_server::accept_loop() {
   }
 }
 
+void fake_llm_server::check_requests(wire_format format) {
+  std::lock_guard lock(mu_);
+  check_ = format;
+}
+
+std::vector<std::string> fake_llm_server::failures() const {
+  std::lock_guard lock(mu_);
+  return failures_;
+}
+
 scripted_response fake_llm_server::next(const recorded_request& req) {
   std::function<scripted_response(const recorded_request&)> responder;
   {
     std::lock_guard lock(mu_);
     if (recording_) requests_.push_back(req);
+    if (check_) {
+      std::string problem = check_request(*check_, req, outputs_);
+      if (!problem.empty()) {
+        failures_.push_back(problem);
+        return error_response(400, "fake_llm_server (strict): " + problem);
+      }
+    }
     if (!responder_) {
-      if (script_.empty())
-        return error_response(500, "fake_llm_server: no scripted response left");
+      if (script_.empty()) return error_response(500, "fake_llm_server: no scripted response left");
       auto r = std::move(script_.front());
       script_.pop_front();
+      if (r.status == 200 && !r.turn_output.is_null()) outputs_.push_back(r.turn_output);
       return r;
     }
     responder = responder_;
   }
-  return responder(req);
+  auto r = responder(req);
+  std::lock_guard lock(mu_);
+  if (r.status == 200 && !r.turn_output.is_null()) outputs_.push_back(r.turn_output);
+  return r;
 }
 
 void fake_llm_server::serve(int fd) {

@@ -9,6 +9,7 @@
 #include <deque>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <utility>
@@ -39,7 +40,14 @@ struct scripted_response {
   std::vector<std::string> chunks;  ///< when set: chunked encoding, one chunk per element
   int cut_after = -1;  ///< >= 0: close the connection after this many chunks, mid-stream
   std::chrono::milliseconds delay{0};  ///< simulated model latency before answering
+  /// turn_output is what the model said in this answer, in the wire's own shape (Responses
+  /// output items, Gemini model parts, Chat message, Anthropic content); strict checking
+  /// (check_requests) requires later requests to replay it as the API does.
+  json turn_output;
 };
+
+/// wire_format names the four model APIs the fake server speaks.
+enum class wire_format { openai_chat, openai_responses, anthropic, gemini };
 
 /// fake_tool_call is a call the scripted model makes; `arguments` is sent verbatim as text
 /// (for Anthropic it must parse as a JSON object unless streaming).
@@ -57,12 +65,25 @@ struct fake_turn {
   int input_tokens = 10;
   int output_tokens = 5;
   std::string reasoning;  ///< OpenAI-compatible reasoning_content (DeepSeek) / thinking
+                          ///< / Responses reasoning item / Gemini thought + signatures
+  int cached_tokens = 0;  ///< part of input_tokens read from the prompt cache
 };
 
 /// openai_response renders a turn as a Chat Completions response (JSON or SSE chunks).
 scripted_response openai_response(const fake_turn& turn, bool stream);
 /// anthropic_response renders a turn as a Messages response (JSON or SSE events).
 scripted_response anthropic_response(const fake_turn& turn, bool stream);
+/// responses_response renders a turn as an OpenAI Responses answer (JSON or SSE events); with
+/// `reasoning` it starts with a reasoning item (id, summary, encrypted_content).
+scripted_response responses_response(const fake_turn& turn, bool stream);
+/// gemini_response renders a turn as a Gemini GenerateContentResponse (JSON, or SSE chunks for
+/// streamGenerateContent?alt=sse); function calls carry ids and a thought signature.
+scripted_response gemini_response(const fake_turn& turn, bool stream);
+/// check_request returns what a real API would reject in `req` ("" when fine), given the
+/// turn outputs the server answered before (scripted_response::turn_output, in order).
+std::string check_request(wire_format format, const recorded_request& req,
+                          const std::vector<json>& earlier_outputs);
+
 /// error_response is a JSON error body with `status` and optional Retry-After seconds.
 scripted_response error_response(int status, std::string message, int retry_after = -1);
 
@@ -85,6 +106,11 @@ class fake_llm_server {
   std::vector<recorded_request> requests() const;
   /// record_requests turns recording off (for benchmarks).
   void record_requests(bool on);
+  /// check_requests makes the server validate every request as `format`'s real API would
+  /// (check_request): a bad request gets a 400 naming the problem, and is listed in failures().
+  void check_requests(wire_format format);
+  /// failures returns the problems strict checking found, in order.
+  std::vector<std::string> failures() const;
 
  private:
   void accept_loop();
@@ -100,6 +126,9 @@ class fake_llm_server {
   std::deque<scripted_response> script_;
   std::function<scripted_response(const recorded_request&)> responder_;
   std::vector<recorded_request> requests_;
+  std::optional<wire_format> check_;
+  std::vector<json> outputs_;
+  std::vector<std::string> failures_;
   std::thread acceptor_;
 };
 

@@ -19,7 +19,9 @@ std::string sse_event(const std::string& name, const json& j) {
 }
 
 json openai_chunk(const json& delta, const json& finish) {
-  return {{"id", "chatcmpl-fake"}, {"object", "chat.completion.chunk"}, {"created", 1700000000},
+  return {{"id", "chatcmpl-fake"},
+          {"object", "chat.completion.chunk"},
+          {"created", 1700000000},
           {"model", "fake-model"},
           {"choices", json::array({{{"index", 0}, {"delta", delta}, {"finish_reason", finish}}})}};
 }
@@ -35,7 +37,8 @@ std::string anthropic_stop(const fake_turn& t) {
 }
 
 json openai_usage(const fake_turn& t) {
-  return {{"prompt_tokens", t.input_tokens}, {"completion_tokens", t.output_tokens},
+  return {{"prompt_tokens", t.input_tokens},
+          {"completion_tokens", t.output_tokens},
           {"total_tokens", t.input_tokens + t.output_tokens}};
 }
 
@@ -48,7 +51,9 @@ std::vector<std::string> openai_stream(const fake_turn& t) {
     if (!piece.empty()) chunks.push_back(sse_data(openai_chunk({{"content", piece}}, nullptr)));
   for (size_t i = 0; i < t.calls.size(); ++i) {
     const auto& c = t.calls[i];
-    json first = {{"index", i}, {"id", c.id}, {"type", "function"},
+    json first = {{"index", i},
+                  {"id", c.id},
+                  {"type", "function"},
                   {"function", {{"name", c.name}, {"arguments", ""}}}};
     chunks.push_back(sse_data(openai_chunk({{"tool_calls", json::array({first})}}, nullptr)));
     for (const auto& piece : halves(c.arguments)) {
@@ -67,19 +72,24 @@ std::vector<std::string> openai_stream(const fake_turn& t) {
 
 std::vector<std::string> anthropic_stream(const fake_turn& t) {
   std::vector<std::string> chunks;
-  json start_msg = {{"id", "msg_fake"}, {"type", "message"}, {"role", "assistant"},
-                    {"model", "fake-model"}, {"content", json::array()},
-                    {"stop_reason", nullptr}, {"stop_sequence", nullptr},
+  json start_msg = {{"id", "msg_fake"},
+                    {"type", "message"},
+                    {"role", "assistant"},
+                    {"model", "fake-model"},
+                    {"content", json::array()},
+                    {"stop_reason", nullptr},
+                    {"stop_sequence", nullptr},
                     {"usage", {{"input_tokens", t.input_tokens}, {"output_tokens", 1}}}};
   chunks.push_back(sse_event("message_start", {{"type", "message_start"}, {"message", start_msg}}));
   int index = 0;
   auto block = [&](const json& start, const std::vector<json>& deltas) {
-    chunks.push_back(sse_event("content_block_start", {{"type", "content_block_start"},
-                                                       {"index", index},
-                                                       {"content_block", start}}));
+    chunks.push_back(
+        sse_event("content_block_start",
+                  {{"type", "content_block_start"}, {"index", index}, {"content_block", start}}));
     for (const auto& d : deltas)
-      chunks.push_back(sse_event("content_block_delta",
-                                 {{"type", "content_block_delta"}, {"index", index}, {"delta", d}}));
+      chunks.push_back(
+          sse_event("content_block_delta",
+                    {{"type", "content_block_delta"}, {"index", index}, {"delta", d}}));
     chunks.push_back(
         sse_event("content_block_stop", {{"type", "content_block_stop"}, {"index", index}}));
     ++index;
@@ -113,46 +123,58 @@ std::vector<std::string> anthropic_stream(const fake_turn& t) {
 
 scripted_response openai_response(const fake_turn& t, bool stream) {
   scripted_response r;
-  if (stream) {
-    r.chunks = openai_stream(t);
-    return r;
-  }
   json message = {{"role", "assistant"}, {"content", t.text.empty() ? json() : json(t.text)}};
   if (!t.reasoning.empty()) message["reasoning_content"] = t.reasoning;
   if (!t.calls.empty()) {
     json calls = json::array();
     for (const auto& c : t.calls)
-      calls.push_back({{"id", c.id}, {"type", "function"},
+      calls.push_back({{"id", c.id},
+                       {"type", "function"},
                        {"function", {{"name", c.name}, {"arguments", c.arguments}}}});
     message["tool_calls"] = calls;
   }
-  json body = {{"id", "chatcmpl-fake"}, {"object", "chat.completion"}, {"created", 1700000000},
-               {"model", "fake-model"},
-               {"choices", json::array({{{"index", 0}, {"message", message},
-                                         {"finish_reason", openai_finish(t)}}})},
-               {"usage", openai_usage(t)}};
+  r.turn_output = message;
+  if (stream) {
+    r.chunks = openai_stream(t);
+    return r;
+  }
+  json body = {
+      {"id", "chatcmpl-fake"},
+      {"object", "chat.completion"},
+      {"created", 1700000000},
+      {"model", "fake-model"},
+      {"choices",
+       json::array({{{"index", 0}, {"message", message}, {"finish_reason", openai_finish(t)}}})},
+      {"usage", openai_usage(t)}};
   r.body = dump_json(body);
   return r;
 }
 
 scripted_response anthropic_response(const fake_turn& t, bool stream) {
   scripted_response r;
-  if (stream) {
-    r.chunks = anthropic_stream(t);
-    return r;
-  }
   json content = json::array();
   if (!t.reasoning.empty())
     content.push_back({{"type", "thinking"}, {"thinking", t.reasoning}, {"signature", "sig-fake"}});
   if (!t.text.empty()) content.push_back({{"type", "text"}, {"text", t.text}});
   for (const auto& c : t.calls) {
     auto input = parse_json(c.arguments.empty() ? "{}" : c.arguments);
-    content.push_back({{"type", "tool_use"}, {"id", c.id}, {"name", c.name},
+    content.push_back({{"type", "tool_use"},
+                       {"id", c.id},
+                       {"name", c.name},
                        {"input", input ? *input : json(c.arguments)}});
   }
-  json body = {{"id", "msg_fake"}, {"type", "message"}, {"role", "assistant"},
-               {"model", "fake-model"}, {"content", content},
-               {"stop_reason", anthropic_stop(t)}, {"stop_sequence", nullptr},
+  r.turn_output = content;
+  if (stream) {
+    r.chunks = anthropic_stream(t);
+    return r;
+  }
+  json body = {{"id", "msg_fake"},
+               {"type", "message"},
+               {"role", "assistant"},
+               {"model", "fake-model"},
+               {"content", content},
+               {"stop_reason", anthropic_stop(t)},
+               {"stop_sequence", nullptr},
                {"usage", {{"input_tokens", t.input_tokens}, {"output_tokens", t.output_tokens}}}};
   r.body = dump_json(body);
   return r;

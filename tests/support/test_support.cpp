@@ -6,13 +6,16 @@
 #include <fstream>
 #include <random>
 #include <sstream>
+#include <string_view>
 #include <sys/wait.h>
 
 namespace tooluse::testing {
 
-std::filesystem::path shared_dir() {
-  if (const char* env = std::getenv("TOOLUSE_SHARED_DIR"); env && *env) return env;
-  return TOOLUSE_SHARED_DIR_DEFAULT;
+std::filesystem::path data_dir() { return std::filesystem::path(TOOLUSE_SOURCE_DIR) / "tests" / "data"; }
+
+bool in_ci() {
+  const char* ci = std::getenv("CI");
+  return ci && (std::string_view(ci) == "true" || std::string_view(ci) == "1");
 }
 
 std::string read_file(const std::filesystem::path& path) {

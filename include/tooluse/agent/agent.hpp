@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "tooluse/agent/events.hpp"
+#include "tooluse/agent/tool_search.hpp"
 #include "tooluse/llm/provider.hpp"
 #include "tooluse/tools/registry.hpp"
 
@@ -21,6 +22,11 @@ namespace tooluse {
 
 namespace exec {
 class executor;
+}
+class run_journal;
+struct run_snapshot;
+namespace agent_detail {
+class tool_offer;
 }
 
 /// tool_runner runs a batch of calls and returns one result per call, in call order.
@@ -39,15 +45,38 @@ struct agent_options {
   bool stream = false;
   std::optional<int> max_tokens;
   std::optional<double> temperature;
-  double max_cost = 0;                ///< stop when the run's cost exceeds this; 0: no limit
+  /// max_cost stops the run before a request that would take its cost past this (estimated
+  /// with `price`), and after a response that did; 0: no limit.
+  double max_cost = 0;
+  /// price of the model, for the estimate above (the provider computes each response's cost
+  /// from its own provider_options::price). Unset: the run stops only once over budget.
+  std::optional<llm::price> price;
+  /// tool_search: with many tools, offer a search tool and load what it finds (tool_search.hpp).
+  tool_search_options tool_search;
+  /// allowed_tools narrows the tools the model may call through the provider's allowed-tools
+  /// mode, keeping the tool list (and the prompt cache) unchanged. Empty: all.
+  std::vector<std::string> allowed_tools;
+  /// allowed_tools_for overrides allowed_tools per request (1-based turn), if set.
+  std::function<std::vector<std::string>(int turn)> allowed_tools_for;
   std::int64_t max_total_tokens = 0;  ///< stop when the run's tokens exceed this; 0: no limit
   int loop_limit = 2;  ///< identical calls (same tool, same arguments) run before the model is told
+  /// max_tool_calls_per_turn bounds the calls run for one model reply; the calls past it are
+  /// answered with an error result naming this limit (the model may ask again next turn).
+  int max_tool_calls_per_turn = 32;
+  /// max_tool_result_bytes bounds each tool result kept in the conversation (text, images and
+  /// resources together); a larger result is cut, with a note naming this limit, so one tool
+  /// or peer cannot grow every later request without bound.
+  std::size_t max_tool_result_bytes = 256u << 10;
   agent_event_handler on_event;
   /// executor runs the calls; null: the agent makes its own small one. Share one executor
   /// between many agents (it owns threads).
   exec::executor* executor = nullptr;
   /// runner overrides the executor entirely (tests, custom engines).
   tool_runner runner;
+  /// journal, when set, makes the run durable: every step is recorded before it takes effect
+  /// (tooluse/agent/journal.hpp), tool calls get idempotency keys, and a dangerous call the
+  /// approval policy defers stops the run as waiting instead of answering the model.
+  std::shared_ptr<run_journal> journal;
 };
 
 /// tool_call_record is one call of a run with its outcome.
@@ -65,6 +94,8 @@ struct run_result {
   std::vector<tool_call_record> tool_calls;
   llm::usage usage;
   llm::finish_reason finish = llm::finish_reason::stop;
+  /// waiting holds the calls a journaled run stopped for, waiting for approval.
+  std::vector<tool_call> waiting;
 };
 
 /// agent holds a conversation with one model over one registry. Not thread-safe: one run at a
@@ -86,9 +117,15 @@ class agent {
 
   /// run adds `user_text` to the conversation and loops until the model answers.
   /// Errors: errc::budget_exceeded (max_turns, max_cost, max_total_tokens: the message says
-  /// which and how to raise it), errc::cancelled, errc::protocol_error (e.g. tool-call
-  /// arguments cut at the token limit), and every provider error.
+  /// which, what was spent, and how to raise it), errc::cancelled, errc::protocol_error (e.g.
+  /// tool-call arguments cut at the token limit), and every provider error.
   result<run_result> run(std::string user_text, std::stop_token stop = {});
+
+  /// resume continues a journaled run from `snapshot` (run_journal, options().journal): the
+  /// conversation is replaced by the snapshot's, the last response's calls without a journaled
+  /// result run (the others are not repeated), and the loop goes on. A done snapshot returns
+  /// its answer without asking the model. Errors: as run.
+  result<run_result> resume(const run_snapshot& snapshot, std::stop_token stop = {});
 
   /// history returns the conversation so far (system prompt included).
   const std::vector<llm::message>& history() const { return history_; }
@@ -104,8 +141,13 @@ class agent {
 
  private:
   result<llm::chat_response> ask(int turn, std::stop_token stop);
+  result<run_result> loop(int first_turn, std::stop_token stop);
+  result<run_result> fail_run(error e);
   std::vector<tool_result> run_calls(int turn, const std::vector<tool_call>& calls,
-                                     std::stop_token stop);
+                                     std::stop_token stop,
+                                     const std::map<std::string, tool_result>* done = nullptr);
+  status finish_calls(int turn, const std::vector<tool_call>& calls,
+                      std::vector<tool_result>& results);
   status check_budget() const;
   void emit(agent_event e) const;
 
@@ -120,6 +162,10 @@ class agent {
     std::string last_text;
   };
   std::map<std::string, loop_entry> seen_calls_;
+  std::optional<error> journal_error_;
+  std::unique_ptr<agent_detail::tool_offer> offer_;
+  std::optional<llm::usage> previous_usage_;  // the last response's, for cost estimates
+  std::size_t previous_history_ = 0;          // history length when it was sent
 };
 
 }  // namespace tooluse

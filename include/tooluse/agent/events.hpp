@@ -20,7 +20,8 @@ struct agent_event {
     model_request,    ///< a request is about to be sent; `messages` = history length
     text_delta,       ///< streamed answer text; `text`
     reasoning_delta,  ///< streamed reasoning text; `text`
-    model_response,   ///< the model answered; `text` = finish reason, `usage` = this turn's
+    model_response,   ///< the model answered; `text` = finish reason, `usage` = this turn's,
+                      ///< `reply` = the assistant message, `model`, `duration` = request time
     tool_call,        ///< a call is about to run; `call`
     tool_result,      ///< a call finished; `call`, `result`, `duration`
     answer,           ///< the final answer; `text`, `usage` = the run's total
@@ -34,6 +35,8 @@ struct agent_event {
   std::optional<tooluse::tool_result> result;
   std::chrono::milliseconds duration{0};
   llm::usage usage;
+  std::optional<llm::message> reply;  ///< model_response
+  std::string model;                  ///< model_response: the model that answered, if known
 };
 
 /// to_string returns the snake_case name of `k`, e.g. "tool_result".

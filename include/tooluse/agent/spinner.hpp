@@ -46,6 +46,9 @@ class tool_spinner {
   void begin(const std::string& tool);
   /// end removes one `tool` from the running set; with none left the line is cleared.
   void end(const std::string& tool);
+  /// waiting(true) draws "<frame> waiting for the model" while no tool runs (a model request
+  /// is on its way); waiting(false) stops it.
+  void waiting(bool on);
   /// print clears the spinner's line, writes `text` (normally ending in '\n') and draws the
   /// spinner again below it if tools are still running.
   void print(std::string_view text);
@@ -60,6 +63,7 @@ class tool_spinner {
   std::size_t frames_drawn() const;
 
  private:
+  bool active_locked() const { return !running_.empty() || waiting_; }
   void draw_locked();
   void clear_locked();
   void animate(std::stop_token stop);
@@ -69,6 +73,7 @@ class tool_spinner {
   std::condition_variable_any wake_;
   std::vector<std::string> running_;
   int suspended_ = 0;
+  bool waiting_ = false;
   bool drawn_ = false;
   std::size_t frame_ = 0;
   std::size_t frames_drawn_ = 0;

@@ -1,10 +1,10 @@
 #pragma once
 /// \file datetime.hpp
 /// The datetime tool: the current time in any IANA time zone, conversions between zones,
-/// differences between dates and date arithmetic. Reads the system's tz database (TZif files).
+/// differences between dates and date arithmetic. Zones come from the system's tz database
+/// (/usr/share/zoneinfo) through the date library's tz.
 
 #include <chrono>
-#include <filesystem>
 #include <functional>
 
 #include "tooluse/tools/registry.hpp"
@@ -15,7 +15,6 @@ namespace tooluse::builtin {
 struct datetime_options {
   /// clock returns "now"; empty means std::chrono::system_clock::now (tests inject a clock).
   std::function<std::chrono::system_clock::time_point()> clock;
-  std::filesystem::path zoneinfo_dir = "/usr/share/zoneinfo";  ///< $TZDIR overrides
 };
 
 /// register_datetime adds the read-only `datetime` tool.

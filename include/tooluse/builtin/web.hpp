@@ -38,8 +38,14 @@ struct web_options {
   /// check (an intranet service, or a test server on 127.0.0.1); redirects are still checked.
   std::vector<std::string> private_address_exceptions;
   std::vector<std::string> allowed_domains;
-  std::size_t max_fetch_bytes = 2 * 1024 * 1024;  ///< downloaded bytes per fetch
+  std::size_t max_fetch_bytes = 2 * 1024 * 1024;  ///< downloaded bytes per fetch (more: cut)
+  /// max_api_bytes bounds one JSON answer of a search, Wikipedia or weather API; more fails
+  /// the call with errc::limit_exceeded as the bytes arrive.
+  std::size_t max_api_bytes = 8 * 1024 * 1024;
   std::size_t max_text_chars = 20000;             ///< default text returned by http_fetch
+  /// max_html_depth: a page nesting elements deeper than this is returned with its tags
+  /// stripped rather than parsed (the HTML parser's tree walk is recursive).
+  std::size_t max_html_depth = 512;
   int max_redirects = 5;
 };
 

@@ -40,6 +40,10 @@ struct executor_options {
   std::shared_ptr<clock> time;  ///< null: steady clock. Used by limits, cache, breaker, back-off
   event_callback on_event;      ///< every call's events, e.g. a trace_writer
   std::uint64_t seed = 0;       ///< jitter random seed; 0: from std::random_device
+  /// inline_synchronous lets call() run a synchronous tool (tool::synchronous) with no
+  /// timeout, rate limit, parallel cap, approval, coercion or cached result on the caller's
+  /// thread, without the pool (the fast path; design/exec.md). false: every call is queued.
+  bool inline_synchronous = true;
 };
 
 /// run_options apply to one batch (run_all) or call (submit, call, resume).
@@ -51,6 +55,10 @@ struct run_options {
   std::shared_ptr<run_budget> budget;    ///< shared by the batches of one run; null: unlimited
   std::chrono::milliseconds rate_limit_wait{0};  ///< wait this long for a rate-limit slot
   event_callback on_event;                       ///< this batch's events
+  /// idempotency_scope, when set, gives each call the idempotency key "SCOPE/CALL_ID" in its
+  /// call_context, or "SCOPE" alone for a call without an id (a durable run passes its run id;
+  /// the MCP server passes the caller's `_meta` key).
+  std::string idempotency_scope;
 };
 
 /// executor_stats are counters for monitoring and tests.
@@ -88,8 +96,15 @@ class executor {
   /// admission happen before it returns).
   std::future<tool_result> submit(const tool_call& call, const run_options& options = {});
 
-  /// call runs one call and waits for its result.
+  /// call runs one call and waits for its result. A call that may take the fast path
+  /// (runs_inline) runs on the calling thread.
   tool_result call(const tool_call& call, const run_options& options = {});
+
+  /// runs_inline tells whether call() runs tool `name` under `options` on the caller's thread
+  /// (the fast path): a synchronous tool with no timeout, rate limit, parallel cap, approval,
+  /// coercion or cache, and no batch timeout or budget. Transports use it to decide whether a
+  /// call may run on an I/O thread.
+  bool runs_inline(std::string_view name, const run_options& options = {}) const;
 
   /// resume continues a deferred call with a decision: approve or edit runs it (edited
   /// arguments are validated), reject returns the message as an error result, defer leaves it

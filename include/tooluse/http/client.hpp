@@ -33,11 +33,22 @@ struct request {
   std::string url;  ///< absolute http:// or https:// URL
   std::vector<header> headers;
   std::string body;
+  /// Deadlines on every wait on the peer (docs/limits.md). Each failure is errc::timeout and
+  /// names the option that fired.
   std::chrono::milliseconds connect_timeout{std::chrono::seconds(10)};
+  /// first_byte_timeout fails the transfer when the response has not begun this long after
+  /// the request started; 0: only read_timeout applies.
+  std::chrono::milliseconds first_byte_timeout{0};
   /// read_timeout fails the transfer when no byte arrives for this long; 0 disables it.
   std::chrono::milliseconds read_timeout{std::chrono::seconds(120)};
-  /// total_timeout bounds the whole exchange; 0 means no bound.
-  std::chrono::milliseconds total_timeout{0};
+  /// total_timeout bounds the whole exchange, so a peer trickling one byte a second cannot
+  /// hold it forever; 0 means no bound (only for streams that are meant to stay open).
+  std::chrono::milliseconds total_timeout{std::chrono::minutes(10)};
+  /// max_response_bytes bounds the body (buffered or streamed, after decompression);
+  /// more fails with errc::limit_exceeded as the bytes arrive. 0 means no bound.
+  std::size_t max_response_bytes = 64u << 20;
+  /// max_header_bytes bounds the response's header block (all lines together).
+  std::size_t max_header_bytes = 256u << 10;
   /// allow_address, when set, is asked with the numeric IP address of every connection about
   /// to be opened, after name resolution; false refuses it and send fails with
   /// errc::permission_denied. Checking here rather than before the request closes the DNS
@@ -73,8 +84,10 @@ struct send_options {
 
 /// send performs `req` and returns the response whatever its status (4xx/5xx are responses,
 /// not errors). Thread-safe: each call uses its own connection state.
-/// Errors: errc::invalid_argument for a malformed URL; errc::timeout when connecting or an idle
-/// read exceeds its timeout; errc::cancelled on a stop request or when on_body returns false;
+/// Errors: errc::invalid_argument for a malformed URL; errc::timeout when a deadline passes
+/// (connect, first byte, idle, total: the message names it); errc::limit_exceeded when the
+/// headers or body pass max_header_bytes / max_response_bytes; errc::cancelled on a stop
+/// request or when on_body returns false;
 /// errc::network_error when the connection fails or breaks (message names the URL's host).
 result<response> send(const request& req, const send_options& options = {});
 

@@ -14,7 +14,16 @@
 #include <string>
 #include <string_view>
 
+#include "tooluse/result.hpp"
+
 namespace tooluse::http {
+
+/// sse_limits bound what one stream may make the parser hold.
+struct sse_limits {
+  /// max_event_bytes bounds one event: its data so far plus the line being read. A peer that
+  /// never ends a line or an event is refused when it passes this, as the bytes arrive.
+  std::size_t max_event_bytes = 16u << 20;
+};
 
 /// sse_event is one dispatched event.
 struct sse_event {
@@ -35,8 +44,13 @@ class sse_parser {
  public:
   using event_handler = std::function<void(const sse_event&)>;
 
+  sse_parser() = default;
+  explicit sse_parser(sse_limits limits) : limits_(limits) {}
+
   /// feed parses `bytes` and calls `on_event` for every complete event, in order.
-  void feed(std::string_view bytes, const event_handler& on_event);
+  /// Errors: errc::limit_exceeded naming sse_limits::max_event_bytes when an event grows past
+  /// it; the parser then stays failed (every later feed returns the error) until reset().
+  status feed(std::string_view bytes, const event_handler& on_event);
 
   /// finish ends the stream: an unterminated line and an undispatched event are discarded, as
   /// the spec requires; the last event id and retry survive for a reconnect.
@@ -51,12 +65,22 @@ class sse_parser {
   /// reset forgets everything, as for a new stream (last_event_id included).
   void reset();
 
+  /// reset_failure clears a limit failure and the partial event, keeping last_event_id and
+  /// retry, so the stream can be resumed after the last complete event.
+  void reset_failure() {
+    finish();
+    failure_.reset();
+  }
+
  private:
   void process_line(std::string_view line, const event_handler& on_event);
   void process_field(std::string_view name, std::string_view value);
 
-  void feed_lines(std::string_view bytes, const event_handler& on_event);
+  status feed_lines(std::string_view bytes, const event_handler& on_event);
+  status check_size();
 
+  sse_limits limits_;
+  std::optional<error> failure_;
   std::string head_;  ///< first bytes, held until the BOM check is decided
   std::string line_;
   std::string data_;  ///< the spec's data buffer: each data line plus '\n'

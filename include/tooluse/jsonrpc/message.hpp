@@ -79,6 +79,10 @@ using message = std::variant<request, notification, response>;
 /// parse_options tune parse.
 struct parse_options {
   bool allow_batch = false;  ///< accept a top-level array of messages
+  /// json bounds the document; default_json_limits() when unset. A document past a limit
+  /// gets one -32600 Invalid Request error naming the limit.
+  std::optional<json_limits> limits;
+  std::size_t max_batch = 1000;  ///< messages in one batch; more: one -32600 error
 };
 
 /// parsed is what parse found: the valid messages, in order, and an error response for each

@@ -29,7 +29,9 @@ struct content_part {
   std::string mime_type;  ///< kind::image, e.g. "image/png"
   std::string url;        ///< kind::image given by URL instead of data
 
-  static content_part text_part(std::string s) { return {.type = kind::text, .text = std::move(s)}; }
+  static content_part text_part(std::string s) {
+    return {.type = kind::text, .text = std::move(s)};
+  }
   bool operator==(const content_part&) const = default;
 };
 
@@ -59,13 +61,17 @@ struct message {
   static message tool_result(const tool_call& call, const tooluse::tool_result& result);
 };
 
-/// usage counts tokens, and the cost computed from a provider's prices.
+/// usage counts tokens, and the cost computed from a provider's prices. input_tokens counts
+/// every prompt token; cache_read_tokens and cache_write_tokens are the part of them read from
+/// or written to the provider's prompt cache (normalized across providers).
 struct usage {
   std::int64_t input_tokens = 0;
   std::int64_t output_tokens = 0;
   std::int64_t cache_read_tokens = 0;
   std::int64_t cache_write_tokens = 0;
-  double cost = 0;  ///< in the price table's unit (USD by convention); 0 when unpriced
+  std::int64_t reasoning_tokens = 0;  ///< part of output_tokens spent reasoning, when reported
+  double cost = 0;   ///< in the price table's unit (USD by convention); 0 when unpriced
+  int requests = 0;  ///< model requests counted (1 per response; summed per run)
 
   std::int64_t total_tokens() const { return input_tokens + output_tokens; }
   usage& operator+=(const usage& other);

@@ -51,6 +51,17 @@ struct chat_request {
   std::optional<int> max_tokens;            ///< required by Anthropic; default 4096 there
   std::optional<double> temperature;
   bool stream = false;
+  /// allowed_tools narrows the tools the model may call on this request to these names while
+  /// `tools` stays the same (so the provider's prompt cache holds): OpenAI allowed_tools,
+  /// Gemini allowedFunctionNames. Providers without such a mode (Anthropic) send only these
+  /// tools instead. Empty: all of `tools`.
+  std::vector<std::string> allowed_tools;
+  /// deferred_tools are tools the provider's own tool search loads on demand (Anthropic
+  /// defer_loading with its tool search tool); providers without one ignore it.
+  std::vector<std::string> deferred_tools;
+  /// native_tool_search asks for the provider's own tool search tool: "bm25" or "regex"
+  /// (Anthropic). Empty: none.
+  std::string native_tool_search;
 };
 
 /// chat_response is the model's answer.
@@ -71,10 +82,17 @@ struct stream_callbacks {
 };
 
 /// price is what a model costs, per million tokens.
+/// usage::input_tokens counts every prompt token, cache reads and writes included; the cached
+/// ones are priced at their own rates when given (0 means the input rate).
 struct price {
   double input_per_mtok = 0;
   double output_per_mtok = 0;
+  double cached_input_per_mtok = 0;  ///< cache reads; 0: input_per_mtok
+  double cache_write_per_mtok = 0;   ///< cache writes (Anthropic); 0: input_per_mtok
 };
+
+/// cost_of returns what `u` costs at price `p` (USD by convention).
+double cost_of(const usage& u, const price& p);
 
 /// retry_policy says how 429 and 5xx answers and dropped connections are retried. A
 /// Retry-After (or retry-after-ms) header overrides the backoff, capped at max_delay.
@@ -90,7 +108,16 @@ struct provider_options {
   std::string api_key;   ///< never logged, never recorded
   std::string model;
   std::chrono::milliseconds connect_timeout{std::chrono::seconds(10)};
+  /// read_timeout fails an answer (streamed or not) silent for this long.
   std::chrono::milliseconds read_timeout{std::chrono::seconds(120)};
+  /// total_timeout ends one attempt, streamed or not, that has not finished in this time: a
+  /// stream that never ends (keep-alive comments forever) stops here. 0: no bound.
+  std::chrono::milliseconds total_timeout{std::chrono::minutes(10)};
+  /// max_response_bytes bounds one answer's body (the whole SSE stream when streaming),
+  /// refused with errc::limit_exceeded as the bytes arrive.
+  std::size_t max_response_bytes = 32u << 20;
+  /// max_event_bytes bounds one SSE event of a streamed answer.
+  std::size_t max_event_bytes = 8u << 20;
   retry_policy retry;
   std::optional<llm::price> price;
   std::vector<http::header> extra_headers;
@@ -109,7 +136,7 @@ class provider {
   virtual result<chat_response> complete(const chat_request& req,
                                          const stream_callbacks& callbacks = {},
                                          std::stop_token stop = {}) = 0;
-  /// name returns "openai" or "anthropic" (or the adapter's own name).
+  /// name returns "openai", "openai-responses", "anthropic" or "gemini" (or the adapter's own).
   virtual std::string name() const = 0;
 };
 

@@ -83,6 +83,10 @@ struct client_options {
   int max_input_rounds = 8;
   /// max_list_pages bounds the pages one list_* call follows.
   int max_list_pages = 1000;
+  /// max_server_requests bounds the server's requests (sampling, elicitation, roots) and
+  /// list-changed callbacks handled at once, each on its own thread; a server sending more is
+  /// answered with a JSON-RPC error naming this limit (callbacks are dropped).
+  int max_server_requests = 32;
   /// tasks declares the 2026-07-28 tasks extension (io.modelcontextprotocol/tasks) and makes
   /// call_tool wait for a task-augmented call's result (polling tasks/get at the server's
   /// suggested interval); with 2025-11-25 servers, tools that require tasks are called as

@@ -6,8 +6,8 @@
 ///   {"mcpServers": {
 ///     "memory": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"],
 ///                "env": {"MEMORY_FILE_PATH": "${HOME}/memory.json"}},
-///     "remote": {"url": "https://example.com/mcp", "headers": {"Authorization": "Bearer ${TOKEN}"}},
-///     "old": {"command": "old-server", "disabled": true}}}
+///     "remote": {"url": "https://example.com/mcp", "headers": {"Authorization": "Bearer
+///     ${TOKEN}"}}, "old": {"command": "old-server", "disabled": true}}}
 ///
 /// `${VAR}` in env and header values (and in url, command, args, cwd) is replaced by the
 /// variable from our environment, so secrets stay out of the file; `${VAR:-default}` gives a
@@ -29,16 +29,31 @@ namespace tooluse::mcp {
 /// server_transport_kind is how a configured server is reached.
 enum class server_transport_kind { stdio, http };
 
+/// server_auth is an http server's "auth" object: how to obtain tokens when it answers 401.
+///   "auth": {"clientId": "...", "clientSecret": "${SECRET}", "scope": "read write",
+///            "grant": "client_credentials", "privateKeyFile": "key.pem",
+///            "tokenCommand": "my-cli print-token"}
+/// Without it, tokens saved by `tooluse mcp login URL` are used (and refreshed). "auth": false
+/// turns OAuth off for the server.
+struct server_auth {
+  bool enabled = true;
+  std::string grant;  ///< "" or "authorization_code" (stored login), "client_credentials"
+  std::string client_id, client_secret, scope;
+  std::string private_key_file;  ///< private_key_jwt client authentication
+  std::string token_command;     ///< prints a bearer token; run again on 401
+};
+
 /// server_config is one entry of `mcpServers`.
 struct server_config {
   std::string name;  ///< the key in `mcpServers`; the prefix of its tools' names
   server_transport_kind transport = server_transport_kind::stdio;
-  std::vector<std::string> command;           ///< stdio: the program, then its arguments
-  std::map<std::string, std::string> env;     ///< stdio: variables added to the environment
-  std::string cwd;                            ///< stdio: working folder; empty: ours
-  std::string url;                            ///< http: the Streamable HTTP endpoint
-  std::map<std::string, std::string> headers; ///< http: extra request headers
-  bool disabled = false;                      ///< "disabled": true; mounting skips it
+  std::vector<std::string> command;            ///< stdio: the program, then its arguments
+  std::map<std::string, std::string> env;      ///< stdio: variables added to the environment
+  std::string cwd;                             ///< stdio: working folder; empty: ours
+  std::string url;                             ///< http: the Streamable HTTP endpoint
+  std::map<std::string, std::string> headers;  ///< http: extra request headers
+  server_auth auth;                            ///< http: OAuth / token settings
+  bool disabled = false;                       ///< "disabled": true; mounting skips it
 };
 
 /// client_config is every configured server, in the file's order.

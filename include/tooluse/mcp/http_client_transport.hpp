@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "tooluse/auth/oauth.hpp"
 #include "tooluse/http/client.hpp"
 #include "tooluse/mcp/client_transport.hpp"
 
@@ -29,6 +30,13 @@ struct http_client_options {
   std::chrono::milliseconds connect_timeout{std::chrono::seconds(10)};
   /// idle_timeout fails a response stream silent for this long (0: never).
   std::chrono::milliseconds idle_timeout{std::chrono::minutes(5)};
+  /// max_stream_duration closes a response or GET stream open this long, so a server that
+  /// keeps a stream alive forever (comments, pings) cannot hold it; a GET stream is then
+  /// resumed with Last-Event-ID. 0: no bound.
+  std::chrono::milliseconds max_stream_duration{std::chrono::minutes(30)};
+  /// max_message_bytes bounds one message: a JSON response body or one SSE event, refused
+  /// with errc::limit_exceeded as the bytes arrive (the request fails, the connection lives).
+  std::size_t max_message_bytes = 16u << 20;
   /// open_get_stream opens the GET stream for server-initiated messages after a 2025
   /// handshake (servers may answer 405; then there is none).
   bool open_get_stream = true;
@@ -36,6 +44,10 @@ struct http_client_options {
   int max_reconnects = 5;
   /// default_retry is the reconnection delay when the server sent no `retry` field.
   std::chrono::milliseconds default_retry{std::chrono::seconds(1)};
+  /// authorizer, when set, supplies the Authorization (and DPoP) headers of every request and
+  /// is told of 401/403 answers, after which the request is sent again when it says so (at
+  /// most 3 times): OAuth per the MCP authorization spec (tooluse/auth/oauth.hpp).
+  std::shared_ptr<auth::http_authorizer> authorizer;
   /// sender performs the HTTP exchanges (tests may wrap it); empty means http::send.
   http::transport sender;
 };

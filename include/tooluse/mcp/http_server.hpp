@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "tooluse/mcp/http_auth_hook.hpp"
 #include "tooluse/mcp/server.hpp"
 #include "tooluse/result.hpp"
 
@@ -28,12 +29,15 @@ struct http_options {
   /// 127.0.0.1 and [::1] when bound to a loopback address, no check otherwise.
   std::vector<std::string> allowed_hosts;
   std::string bearer_token;  ///< when set, requests need "Authorization: Bearer <token>" (401)
+  /// authorize, when set, is asked about every request (OAuth resource server: see
+  /// http_auth_hook.hpp); other paths are offered to it before they get 404.
+  http_auth_hook authorize;
   std::size_t max_body_bytes = 4 * 1024 * 1024;  ///< larger bodies get 413
   std::size_t max_connections = 1024;            ///< more are refused (closed at once)
   std::size_t max_sessions = 1024;               ///< initialize beyond this gets 503
   std::size_t max_streams_per_session = 32;      ///< open SSE streams per session (429)
   std::chrono::seconds session_idle{std::chrono::minutes(30)};  ///< idle sessions expire
-  std::chrono::seconds read_timeout{60};  ///< a connection silent this long is closed
+  std::chrono::seconds read_timeout{60};      ///< a connection silent this long is closed
   std::chrono::milliseconds sse_retry{1000};  ///< "retry" sent in priming events
   std::chrono::seconds keepalive{15};         ///< comment lines on idle long-lived streams
   std::size_t replay_events = 256;            ///< events kept per stream for Last-Event-ID

@@ -14,10 +14,10 @@
 #include <string_view>
 #include <vector>
 
+#include "tooluse/auth/oauth.hpp"
 #include "tooluse/mcp/client.hpp"
 #include "tooluse/mcp/client_config.hpp"
 #include "tooluse/tools/registry.hpp"
-
 
 namespace tooluse::mcp {
 
@@ -46,6 +46,14 @@ struct mount_options {
 result<std::unique_ptr<client_transport>> make_transport(
     const server_config& server, std::function<void(std::string_view)> on_log = {},
     std::chrono::milliseconds shutdown_grace = std::chrono::seconds(2));
+
+/// make_authorizer is what make_transport attaches to an http server: nothing when "auth" is
+/// false or a static Authorization header is configured; the token command when given; else
+/// the OAuth client (tooluse/auth/oauth.hpp) with the user's token file, so tokens from
+/// `tooluse mcp login` are used and refreshed, and client credentials are used when configured.
+/// `token_file` empty: the default (auth::default_token_store_path()).
+std::shared_ptr<auth::http_authorizer> make_authorizer(const server_config& server,
+                                                       const std::string& token_file = "");
 
 /// mounted_tool_name is the registry name of server tool `tool` of server `server`:
 /// `server + separator + tool`, with characters outside [A-Za-z0-9_.-] replaced by `_` and,
@@ -102,7 +110,6 @@ result<std::vector<std::shared_ptr<mounted_server>>> mount_servers(
 /// bind_to_registry keeps `mounts` alive as long as `registry`: when the registry is
 /// destroyed they are detached and their servers stopped. For hosts that hand the registry
 /// around alone (as the CLI does).
-void bind_to_registry(tool_registry& registry,
-                      std::vector<std::shared_ptr<mounted_server>> mounts);
+void bind_to_registry(tool_registry& registry, std::vector<std::shared_ptr<mounted_server>> mounts);
 
 }  // namespace tooluse::mcp

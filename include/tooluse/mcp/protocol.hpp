@@ -43,6 +43,9 @@ inline constexpr std::string_view meta_client_capabilities =
 inline constexpr std::string_view meta_log_level = "io.modelcontextprotocol/logLevel";
 inline constexpr std::string_view meta_server_info = "io.modelcontextprotocol/serverInfo";
 inline constexpr std::string_view meta_subscription_id = "io.modelcontextprotocol/subscriptionId";
+/// tooluse's `_meta` key for a tool call's idempotency key (call_context::idempotency_key): the
+/// same for every attempt of one call, also after a crash and a resume of a durable run.
+inline constexpr std::string_view meta_idempotency_key = "io.tooluse/idempotency-key";
 
 /// routing_name_field names the params field that the 2026-07-28 `Mcp-Name` header mirrors
 /// for `method` ("name", "uri" or "taskId"), or "" when the method has none.

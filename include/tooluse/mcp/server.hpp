@@ -8,9 +8,9 @@
 ///
 /// Example:
 ///   tooluse::tool_registry tools;
-///   tools.add({.name = "greet"}, [](const json&, call_context&) { return tool_result::text("hi"); });
-///   tooluse::mcp::server server({.name = "demo", .version = "1.0.0"}, &tools);
-///   return tooluse::mcp::serve_stdio(server) ? 0 : 1;
+///   tools.add({.name = "greet"}, [](const json&, call_context&) { return tool_result::text("hi");
+///   }); tooluse::mcp::server server({.name = "demo", .version = "1.0.0"}, &tools); return
+///   tooluse::mcp::serve_stdio(server) ? 0 : 1;
 
 #include <chrono>
 #include <functional>
@@ -121,16 +121,14 @@ using task_admission = std::function<std::optional<input_required>(const json& a
 
 /// resource_handler reads a resource; `variables` holds template variables (empty object for
 /// direct resources). Errors become JSON-RPC errors (not found: -32602 with data.uri).
-using resource_handler =
-    std::function<result<std::vector<resource_contents>>(const std::string& uri,
-                                                         const json& variables,
-                                                         request_context& ctx)>;
+using resource_handler = std::function<result<std::vector<resource_contents>>(
+    const std::string& uri, const json& variables, request_context& ctx)>;
 
 /// prompt_outcome is a prompt result or a request for input (2026-07-28).
 using prompt_outcome = std::variant<prompt_result, input_required>;
 /// prompt_handler renders a prompt from its arguments (strings).
-using prompt_handler = std::function<result<prompt_outcome>(const json& arguments,
-                                                            request_context& ctx)>;
+using prompt_handler =
+    std::function<result<prompt_outcome>(const json& arguments, request_context& ctx)>;
 
 /// completion_handler suggests values for argument `argument` of `ref`
 /// ({"type":"ref/prompt","name":...} or {"type":"ref/resource","uri":...}).
@@ -145,10 +143,10 @@ struct cache_hint {
 
 /// server_options configure a server.
 struct server_options {
-  std::string instructions;             ///< sent in initialize / server/discover results
-  std::size_t page_size = 100;          ///< items per page of list results
-  bool stateless = true;                ///< serve 2026-07-28 per-request traffic
-  bool sessions = true;                 ///< serve the initialize handshake revisions
+  std::string instructions;     ///< sent in initialize / server/discover results
+  std::size_t page_size = 100;  ///< items per page of list results
+  bool stateless = true;        ///< serve 2026-07-28 per-request traffic
+  bool sessions = true;         ///< serve the initialize handshake revisions
   cache_hint list_cache{.ttl_ms = 0, .scope = "public"};   ///< tools/prompts/resources lists
   cache_hint read_cache{.ttl_ms = 0, .scope = "private"};  ///< resources/read and discover
   /// tool_timeout is the deadline of registry tools that set none when the server makes its

@@ -31,13 +31,14 @@ struct process_exit {
 
 /// stdio_server_options say how to run a server. Only `command` is required.
 /// Example:
-///   mcp::stdio_client_transport t({.command = {"npx", "-y", "@modelcontextprotocol/server-memory"},
+///   mcp::stdio_client_transport t({.command = {"npx", "-y",
+///   "@modelcontextprotocol/server-memory"},
 ///                                  .name = "memory"});
 struct stdio_server_options {
-  std::vector<std::string> command;         ///< argv; command[0] is searched in PATH
-  std::map<std::string, std::string> env;   ///< added to (or replacing in) our environment
-  std::string cwd;                          ///< working folder; empty: ours
-  std::string name;                         ///< for logs ("[name] ..."); empty: command[0]
+  std::vector<std::string> command;        ///< argv; command[0] is searched in PATH
+  std::map<std::string, std::string> env;  ///< added to (or replacing in) our environment
+  std::string cwd;                         ///< working folder; empty: ours
+  std::string name;                        ///< for logs ("[name] ..."); empty: command[0]
   /// on_log receives each line the child writes to stderr, and notes about skipped stdout
   /// lines. Called from the transport's threads. Empty: write "[name] line" to our stderr.
   std::function<void(std::string_view line)> on_log;
@@ -45,6 +46,17 @@ struct stdio_server_options {
   /// SIGTERM before SIGKILL.
   std::chrono::milliseconds shutdown_grace{2000};
   std::size_t stderr_tail_lines = 10;  ///< last stderr lines kept for the exit report
+  /// max_line_bytes bounds one message (line) on the child's stdout, enforced as the bytes
+  /// arrive: a longer line is skipped without being stored, and the request it answers (when
+  /// its id can be read from its start) fails with errc::limit_exceeded.
+  std::size_t max_line_bytes = 16u << 20;
+  /// max_stderr_line_bytes bounds one stderr line kept for logs (the rest is dropped).
+  std::size_t max_stderr_line_bytes = 64u << 10;
+  /// max_unanswered: after this many requests in a row were given up (timed out or cancelled)
+  /// with no message at all from the child meanwhile, the child is considered hung and is
+  /// killed (SIGTERM to its process group, SIGKILL after shutdown_grace); on_closed reports
+  /// it. 0 never kills.
+  int max_unanswered = 3;
 };
 
 /// stdio_client_transport runs an MCP server as a child process (in its own process group,
@@ -75,6 +87,9 @@ class stdio_client_transport : public client_transport {
   /// close closes the child's stdin, waits shutdown_grace, sends SIGTERM to its process group,
   /// waits again, then SIGKILL, and reaps it. Idempotent; on_closed is not called.
   void close() override;
+
+  /// abandon counts a request the client gave up on (see max_unanswered).
+  void abandon(const json& id) override;
 
   /// describe returns "stdio server `NAME`" or "stdio server `CMD ARGS`".
   std::string describe() const override;

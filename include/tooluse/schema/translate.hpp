@@ -45,6 +45,10 @@ struct strict_options {
   /// uniqueItems, not, ...) instead of failing. Safe only because tooluse validates every call
   /// against the original schema before running it; the model is simply not held to them.
   bool drop_unsupported = false;
+  /// max_schema_nodes bounds the schema nodes a translation may visit, for every target: a
+  /// schema from a peer whose $refs expand exponentially when inlined (each definition using
+  /// the next one twice) is refused with errc::limit_exceeded instead of exhausting memory.
+  std::size_t max_schema_nodes = 20'000;
 };
 
 /// make_strict_schema rewrites `schema` for OpenAI strict mode (Structured Outputs): every
@@ -74,8 +78,9 @@ json from_strict_arguments(const json& schema, const json& arguments);
 /// description, and keywords Gemini rejects (additionalProperties, $schema, $defs, exclusive
 /// bounds, patternProperties, ...) are removed.
 /// Errors: errc::unsupported for a recursive $ref (Gemini cannot express recursion), an allOf
-/// with several schemas, or a $ref that does not resolve.
-result<json> make_gemini_schema(const json& schema);
+/// with several schemas, or a $ref that does not resolve; errc::limit_exceeded when inlining
+/// would visit more than `max_schema_nodes` schemas (strict_options::max_schema_nodes).
+result<json> make_gemini_schema(const json& schema, std::size_t max_schema_nodes = 20'000);
 
 /// export_tool translates one tool for `target`, naming it with `provider_name` (give the name
 /// from a name_map; empty means the tool's own name, which must then satisfy the rule).

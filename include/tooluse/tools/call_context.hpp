@@ -24,6 +24,11 @@ struct call_context {
   std::function<void(const progress_update&)> on_progress;  ///< may be empty
   std::string call_id;
   std::string session;  ///< rate-limit key: session or agent id; empty means "default"
+  /// idempotency_key is stable across retries of this call, also after a crash and a resume
+  /// ("RUN_ID/CALL_ID" in a durable run); a tool with side effects can use it to do them once.
+  /// Empty when the run is not durable. MCP calls carry it in `_meta`
+  /// ("io.tooluse/idempotency-key").
+  std::string idempotency_key;
 
   /// report_progress forwards to on_progress when set.
   void report_progress(double progress, std::optional<double> total = std::nullopt,

@@ -57,6 +57,10 @@ struct tool {
   bool requires_auth = false;           ///< needs credentials the host must configure
   std::size_t max_output_bytes = 0;     ///< per result text; 0: the engine's default
   bool coerce_arguments = false;        ///< opt-in lenient coercion of model arguments
+  /// synchronous: the handler is quick, never blocks and never waits on I/O (pure
+  /// computation). With no timeout of its own, no rate limit, no parallel cap and no approval,
+  /// the engine then runs it inline on the caller's thread (the default timeout does not apply).
+  bool synchronous = false;
   json meta = json::object();           ///< extra metadata passed through (MCP `_meta`)
 };
 

@@ -23,6 +23,11 @@ class agent_cli : public ::testing::TestWithParam<variant> {
   fake_llm_server server;
   temp_dir dir;
 
+  // The server rejects what the real API would (call ids, roles, replayed content).
+  void SetUp() override {
+    server.check_requests(anthropic() ? wire_format::anthropic : wire_format::openai_chat);
+  }
+
   bool anthropic() const { return GetParam().anthropic; }
   bool stream() const { return GetParam().stream; }
 
@@ -31,10 +36,17 @@ class agent_cli : public ::testing::TestWithParam<variant> {
   }
 
   cli_outcome run(std::vector<std::string> extra, const std::string& question = "What is 2*3?") {
-    std::vector<std::string> args = {"run", question, "--provider",
-                                     anthropic() ? "anthropic" : "openai", "--base-url",
-                                     server.url(anthropic() ? "" : "/v1"), "--model", "fake-model",
-                                     "--tools", "calculator", stream() ? "--stream" : "--no-stream"};
+    std::vector<std::string> args = {"run",
+                                     question,
+                                     "--provider",
+                                     anthropic() ? "anthropic" : "openai",
+                                     "--base-url",
+                                     server.url(anthropic() ? "" : "/v1"),
+                                     "--model",
+                                     "fake-model",
+                                     "--tools",
+                                     "calculator",
+                                     stream() ? "--stream" : "--no-stream"};
     args.insert(args.end(), extra.begin(), extra.end());
     return run_tooluse(args, {{"OPENAI_API_KEY", "sk-test"}, {"ANTHROPIC_API_KEY", "sk-ant-test"}},
                        dir.path());
@@ -129,8 +141,9 @@ TEST_P(agent_cli, forced_tool_choice_applies_to_the_first_request_only) {
   ASSERT_EQ(reqs.size(), 2u);
   json first = reqs[0].json_body(), second = reqs[1].json_body();
   if (anthropic()) {
-    EXPECT_EQ(first["tool_choice"],
-              json::parse(R"({"type":"tool","name":"calculator","disable_parallel_tool_use":true})"));
+    EXPECT_EQ(
+        first["tool_choice"],
+        json::parse(R"({"type":"tool","name":"calculator","disable_parallel_tool_use":true})"));
     EXPECT_EQ(second["tool_choice"],
               json::parse(R"({"type":"auto","disable_parallel_tool_use":true})"));
   } else {

@@ -36,8 +36,8 @@ std::string node_command() {
 
 #define SKIP_WITHOUT_PEERS()                                                                   \
   if (!fs::exists(node_path()))                                                                \
-  GTEST_SKIP() << "npm test peers not installed at " << peers_dir()                            \
-               << " (run scripts/npm_peers.sh or set TOOLUSE_NPM_PEERS)"
+  TOOLUSE_PEER_MISSING("npm test peers not installed at " + peers_dir().string() +             \
+                       " (run scripts/npm_peers.sh or set TOOLUSE_NPM_PEERS)")
 
 std::string run(const std::string& cmd, int& status) {
   return tooluse::testing::run_shell(cmd + " 2>&1", status);

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "npm_peers.hpp"
+#include "support/test_support.hpp"
 #include "support/cli_process.hpp"
 #include "support/fake_llm_server.hpp"
 
@@ -15,7 +16,7 @@ namespace {
 class agent_mcp : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!std::filesystem::exists(TOOLUSE_CLI_PATH)) GTEST_SKIP() << "tooluse CLI not built";
+    if (!std::filesystem::exists(TOOLUSE_CLI_PATH)) TOOLUSE_PEER_MISSING("tooluse CLI not built at " TOOLUSE_CLI_PATH);
   }
   std::string write_config(const json& servers) {
     auto path = (dir.path() / "mcp.json").string();

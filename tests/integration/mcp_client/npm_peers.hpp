@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "support/test_support.hpp"
 #include "tooluse/mcp/stdio_client_transport.hpp"
 
 namespace tooluse::testing {
@@ -47,7 +48,7 @@ inline std::string missing_peer(const std::string& name) {
 
 #define TOOLUSE_SKIP_WITHOUT_PEER(name)                                              \
   do {                                                                               \
-    if (auto why = ::tooluse::testing::missing_peer(name); !why.empty()) GTEST_SKIP() << why; \
+    if (auto why = ::tooluse::testing::missing_peer(name); !why.empty()) TOOLUSE_PEER_MISSING(why); \
   } while (0)
 
 /// free_port returns a loopback port nobody listens on right now.

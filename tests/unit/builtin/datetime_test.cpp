@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "builtin/tz_database.hpp"
+#include "builtin/time_zones.hpp"
 #include "builtin_test_util.hpp"
 #include "tooluse/builtin/datetime.hpp"
 
@@ -94,16 +94,39 @@ TEST_F(datetime_fixture, bad_inputs_are_errors_that_say_what_to_use) {
   EXPECT_TRUE(call_tool(registry, "datetime", {{"operation", "convert"}, {"datetime", "2024-02-30"}}).is_error);
 }
 
-TEST(posix_tz, parses_rules_with_dst) {
-  auto r = tooluse::builtin::detail::parse_posix_tz("CET-1CEST,M3.5.0,M10.5.0/3");
-  ASSERT_TRUE(r);
-  EXPECT_EQ(r->std_zone.utc_offset, 3600);
-  EXPECT_EQ(r->dst_zone.utc_offset, 7200);
-  EXPECT_EQ(r->end.time, 3 * 3600);
-  auto angle = tooluse::builtin::detail::parse_posix_tz("<-03>3");
-  ASSERT_TRUE(angle);
-  EXPECT_EQ(angle->std_zone.abbreviation, "-03");
-  EXPECT_FALSE(tooluse::builtin::detail::parse_posix_tz("garbage,,"));
+TEST(time_zone, fixed_offsets_and_iana_zones) {
+  using tooluse::builtin::detail::time_zone;
+  auto fixed = time_zone::load("+05:30");
+  ASSERT_TRUE(fixed);
+  EXPECT_EQ((*fixed)->name(), "+0530");
+  EXPECT_EQ((*fixed)->at(0).utc_offset, 5 * 3600 + 30 * 60);
+  EXPECT_EQ((*fixed)->to_utc(5 * 3600 + 30 * 60), 0);
+  EXPECT_EQ((*time_zone::load("-03"))->at(0).utc_offset, -3 * 3600);
+  EXPECT_EQ((*time_zone::load("+0545"))->at(0).utc_offset, 5 * 3600 + 45 * 60);
+  EXPECT_FALSE(time_zone::load("+25:00"));
+  EXPECT_FALSE(time_zone::load("+05:99"));
+  auto paris = time_zone::load("Europe/Paris");
+  ASSERT_TRUE(paris);
+  // 2024-07-01T00:00:00Z is summer time (CEST, +2, dst); 2024-01-01T00:00:00Z is winter (CET, +1).
+  auto summer = (*paris)->at(1719792000);
+  EXPECT_EQ(summer.utc_offset, 7200);
+  EXPECT_EQ(summer.abbreviation, "CEST");
+  EXPECT_TRUE(summer.dst);
+  auto winter = (*paris)->at(1704067200);
+  EXPECT_EQ(winter.utc_offset, 3600);
+  EXPECT_FALSE(winter.dst);
+  // 2024-10-27T02:30 local happens twice: the earlier instant (CEST) is taken.
+  bool adjusted = true;
+  std::int64_t local = 1729996200;  // 2024-10-27T02:30:00 as if UTC
+  EXPECT_EQ((*paris)->to_utc(local, &adjusted), local - 7200);
+  EXPECT_FALSE(adjusted);
+  // 2024-03-31T02:30 local does not exist: moved forward by the gap and flagged.
+  local = 1711852200;  // 2024-03-31T02:30:00 as if UTC
+  EXPECT_EQ((*paris)->to_utc(local, &adjusted), local - 3600);
+  EXPECT_TRUE(adjusted);
+  auto unknown = time_zone::load("Mars/Olympus");
+  ASSERT_FALSE(unknown);
+  EXPECT_EQ(unknown.error().code, tooluse::errc::not_found);
 }
 
 }  // namespace

@@ -22,7 +22,7 @@ struct shell_fixture : ::testing::Test {
   tooluse::tool_registry registry;
   void SetUp() override {
     if (!sandbox_works())
-      GTEST_SKIP() << "bubblewrap does not work here: " << tooluse::builtin::probe_sandbox({}).detail;
+      TOOLUSE_PEER_MISSING("bubblewrap does not work here: " + tooluse::builtin::probe_sandbox({}).detail);
     work = base.path() / "work";
     fs::create_directories(work);
     tooluse::builtin::register_shell(registry, {.work_dir = work, .max_output_bytes = 1000});

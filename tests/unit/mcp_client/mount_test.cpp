@@ -40,7 +40,7 @@ struct log_sink {
 class mount_test : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!std::filesystem::exists(TOOLUSE_CLI_PATH)) GTEST_SKIP() << "tooluse CLI not built";
+    if (!std::filesystem::exists(TOOLUSE_CLI_PATH)) TOOLUSE_PEER_MISSING("tooluse CLI not built at " TOOLUSE_CLI_PATH);
   }
   mcp::server_config local() {
     return {.name = "local",

@@ -61,7 +61,7 @@ mcp::stdio_server_options shell(const std::string& script, recorder& r) {
 }  // namespace
 
 TEST(stdio_client_transport, talks_to_tooluse_mcp_server) {
-  if (!std::filesystem::exists(TOOLUSE_CLI_PATH)) GTEST_SKIP() << "tooluse CLI not built";
+  if (!std::filesystem::exists(TOOLUSE_CLI_PATH)) TOOLUSE_PEER_MISSING("tooluse CLI not built at " TOOLUSE_CLI_PATH);
   recorder r;
   mcp::stdio_client_transport t({.command = {TOOLUSE_CLI_PATH, "mcp", "serve", "--stdio"},
                                  .name = "tooluse", .on_log = r.logger()});

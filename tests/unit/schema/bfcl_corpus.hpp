@@ -1,5 +1,5 @@
 #pragma once
-// The BFCL single-turn corpus (../shared/data/bfcl), loaded once per test binary: every function
+// The BFCL single-turn corpus (tests/data/bfcl), loaded once per test binary: every function
 // doc converted to a tool_spec with its compiled validator, and every ground-truth call expanded
 // into concrete argument objects. Used by bfcl_*_test.cpp.
 

@@ -15,7 +15,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path data_dir() { return shared_dir() / "data" / "bfcl"; }
+fs::path data_dir() { return data_dir() / "bfcl"; }
 
 std::vector<json> read_jsonl(const fs::path& path) {
   std::vector<json> out;

@@ -21,7 +21,7 @@ using tooluse::json;
 using tooluse::schema::compile_options;
 using tooluse::schema::validator;
 
-fs::path suite_dir() { return tooluse::testing::shared_dir() / "data" / "json-schema-test-suite"; }
+fs::path suite_dir() { return tooluse::testing::data_dir() / "json-schema-test-suite"; }
 
 // Required tests that are allowed to fail, as "file: group: test" (documented in
 // design/schema.md, "Test suite").

@@ -41,7 +41,7 @@ std::optional<json> first_acceptable(const json& options) {
 
 std::vector<bfcl_case> load_cases() {
   namespace fs = std::filesystem;
-  fs::path dir = tooluse::testing::shared_dir() / "data" / "bfcl";
+  fs::path dir = tooluse::testing::data_dir() / "bfcl";
   std::vector<bfcl_case> out;
   for (const auto& entry : fs::directory_iterator(dir / "possible_answer")) {
     std::map<std::string, tool_schemas> functions;

@@ -1,0 +1,48 @@
+#pragma once
+// The web trace viewer behind `tooluse trace serve`: a small HTTP server (Boost.Beast, one
+// thread per connection) that serves one self-contained page (HTML, CSS and JS embedded in the
+// binary; nothing fetched from elsewhere) and the runs' events as JSON for the page to poll.
+//
+// Runs come from a run_source: today the --trace JSON Lines files named on the command line;
+// the durable run store plugs in as another run_source.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tooluse/json.hpp"
+#include "tooluse/result.hpp"
+
+namespace tooluse::cli {
+
+/// run_info names one run a source can show.
+struct run_info {
+  std::string id;     ///< used in URLs (/runs/ID); [A-Za-z0-9_.-]
+  std::string title;  ///< e.g. the trace file's name
+};
+
+/// run_source lists runs and reads their events (the objects of a --trace file, in order).
+class run_source {
+ public:
+  virtual ~run_source() = default;
+  virtual std::vector<run_info> runs() = 0;
+  /// events returns the events of run `id` from index `from` on (what exists so far: a run
+  /// still being written grows between calls). Errors: errc::not_found for an unknown id.
+  virtual result<std::vector<json>> events(const std::string& id, std::size_t from) = 0;
+};
+
+/// trace_files_source serves --trace JSON Lines files; a line not yet ended by '\n' is left
+/// for the next read (the writer is mid-line).
+std::shared_ptr<run_source> trace_files_source(std::vector<std::string> paths);
+
+/// trace_page returns the viewer's HTML for run `id`, with `initial` events inlined so the
+/// page renders at once; it then polls /api/runs/ID/events?from=N every second for more.
+std::string trace_page(const std::string& id, const json& initial);
+
+/// serve_traces listens on host:port (port 0: a free one), prints "tooluse: trace viewer
+/// http://HOST:PORT/" on stderr and serves until the process is stopped.
+/// Errors: errc::io_error when the address cannot be bound.
+status serve_traces(std::shared_ptr<run_source> source, const std::string& host,
+                    unsigned short port);
+
+}  // namespace tooluse::cli

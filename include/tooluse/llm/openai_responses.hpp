@@ -1,0 +1,34 @@
+#pragma once
+/// \file openai_responses.hpp
+/// tooluse::llm::openai_responses, the OpenAI Responses API adapter (POST {base_url}/responses,
+/// base_url as the SDK takes it: https://api.openai.com/v1). Wire format: wire-formats.md 2.2.
+
+#include "tooluse/llm/provider.hpp"
+
+namespace tooluse::llm {
+
+/// openai_responses talks to the Responses API statelessly: every request resends the whole
+/// conversation as input items. Tool calls are `function_call` items correlated by `call_id`;
+/// results go back as `function_call_output` items in call order. The model's output items
+/// (reasoning items with their encrypted content, function calls, messages) are echoed back
+/// verbatim in the next request, as the API requires for reasoning models.
+/// Allowed tools map to tool_choice {"type":"allowed_tools"}. Thread-safe.
+class openai_responses final : public provider {
+ public:
+  /// openai_responses keeps `options`. Throws std::invalid_argument if base_url or model is
+  /// empty.
+  explicit openai_responses(provider_options options);
+
+  result<chat_response> complete(const chat_request& req, const stream_callbacks& callbacks = {},
+                                 std::stop_token stop = {}) override;
+  std::string name() const override { return "openai-responses"; }
+
+  /// encode_request returns the JSON body complete() would send (tool names mapped).
+  /// Errors: a tool whose schema cannot be expressed in strict mode (when req.strict).
+  result<json> encode_request(const chat_request& req) const;
+
+ private:
+  provider_options options_;
+};
+
+}  // namespace tooluse::llm

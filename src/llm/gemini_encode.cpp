@@ -1,0 +1,185 @@
+// Encoding a chat_request as Gemini contents, and decoding a GenerateContentResponse.
+#include <set>
+
+#include "gemini_wire.hpp"
+
+namespace tooluse::llm::detail {
+namespace {
+
+json user_parts(const message& m) {
+  json parts = json::array();
+  for (const auto& p : m.content) {
+    if (p.type == content_part::kind::text)
+      parts.push_back({{"text", p.text}});
+    else if (!p.url.empty())
+      parts.push_back({{"fileData", {{"mimeType", p.mime_type}, {"fileUri", p.url}}}});
+    else
+      parts.push_back({{"inlineData", {{"mimeType", p.mime_type}, {"data", p.data}}}});
+  }
+  if (parts.empty()) parts.push_back({{"text", ""}});
+  return parts;
+}
+
+// model_parts: the parts as the model sent them (thought signatures included), else built.
+json model_parts(const message& m, const schema::name_map& names) {
+  if (m.extras.contains("gemini") && m.extras["gemini"].contains("parts"))
+    return m.extras["gemini"]["parts"];
+  json parts = json::array();
+  std::string text = m.text();
+  if (!text.empty()) parts.push_back({{"text", text}});
+  for (const auto& c : m.tool_calls)
+    parts.push_back({{"functionCall",
+                      {{"name", names.provider_name(c.name).value_or(c.name)},
+                       {"args", c.arguments.is_object() ? c.arguments : json::object()}}}});
+  return parts;
+}
+
+json function_response(const message& m, const schema::name_map& names, bool with_id) {
+  // response must be an object: the text goes under "result", or "error" for a failed call.
+  std::string text;
+  for (const auto& p : m.content) {
+    if (!text.empty()) text += "\n";
+    text += p.type == content_part::kind::text
+                ? p.text
+                : "[image " + p.mime_type + ", " + std::to_string(p.data.size()) +
+                      " base64 bytes not shown]";
+  }
+  json fr = {{"name", names.provider_name(m.tool_name).value_or(m.tool_name)},
+             {"response", {{m.is_error ? "error" : "result", text}}}};
+  if (with_id) fr["id"] = m.tool_call_id;
+  return {{"functionResponse", fr}};
+}
+
+finish_reason gemini_finish(const std::string& raw, bool has_calls) {
+  if (raw == "STOP" || raw.empty() || raw == "FINISH_REASON_UNSPECIFIED")
+    return has_calls ? finish_reason::tool_calls : finish_reason::stop;
+  if (raw == "MAX_TOKENS") return finish_reason::length;
+  if (raw == "SAFETY" || raw == "RECITATION" || raw == "BLOCKLIST" || raw == "PROHIBITED_CONTENT" ||
+      raw == "SPII" || raw == "IMAGE_SAFETY")
+    return finish_reason::content_filter;
+  return finish_reason::other;  // MALFORMED_FUNCTION_CALL, OTHER, ...
+}
+
+}  // namespace
+
+json gemini_contents(const std::vector<message>& messages, const schema::name_map& names) {
+  json out = json::array();
+  std::set<std::string> given_ids;  // ids the API gave in the last model turn
+  for (const auto& m : messages) {
+    switch (m.role) {
+      case role::system:
+        break;
+      case role::user:
+        out.push_back({{"role", "user"}, {"parts", user_parts(m)}});
+        break;
+      case role::assistant: {
+        json parts = model_parts(m, names);
+        given_ids.clear();
+        for (const auto& p : parts)
+          if (p.contains("functionCall") && p["functionCall"].contains("id"))
+            given_ids.insert(p["functionCall"].value("id", ""));
+        out.push_back({{"role", "model"}, {"parts", std::move(parts)}});
+        break;
+      }
+      case role::tool: {
+        // All responses of one turn go in one user content holding only functionResponse parts.
+        bool open = !out.empty() && out.back()["role"] == "user" && !out.back()["parts"].empty() &&
+                    out.back()["parts"][0].contains("functionResponse");
+        if (!open) out.push_back({{"role", "user"}, {"parts", json::array()}});
+        out.back()["parts"].push_back(
+            function_response(m, names, given_ids.count(m.tool_call_id) > 0));
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+json gemini_tool_config(const tool_choice& choice, const std::vector<std::string>& allowed,
+                        const schema::name_map& names) {
+  auto wire = [&](const std::string& n) { return names.provider_name(n).value_or(n); };
+  json config;
+  switch (choice.what) {
+    case tool_choice::mode::automatic:
+      // AUTO takes no allowedFunctionNames; VALIDATED lets the model answer or call one of them.
+      config = {{"mode", allowed.empty() ? "AUTO" : "VALIDATED"}};
+      break;
+    case tool_choice::mode::none:
+      config = {{"mode", "NONE"}};
+      break;
+    case tool_choice::mode::required:
+      config = {{"mode", "ANY"}};
+      break;
+    case tool_choice::mode::named:
+      config = {{"mode", "ANY"}, {"allowedFunctionNames", json::array({wire(choice.name)})}};
+      break;
+  }
+  if (!allowed.empty() && choice.what != tool_choice::mode::none &&
+      choice.what != tool_choice::mode::named) {
+    json names_json = json::array();
+    for (const auto& n : allowed) names_json.push_back(wire(n));
+    config["allowedFunctionNames"] = names_json;
+  }
+  if (config["mode"] == "AUTO") return nullptr;
+  return {{"functionCallingConfig", config}};
+}
+
+usage gemini_usage(const json& u) {
+  usage out;
+  if (!u.is_object()) return out;
+  out.input_tokens = u.value("promptTokenCount", std::int64_t{0});
+  out.cache_read_tokens = u.value("cachedContentTokenCount", std::int64_t{0});
+  out.reasoning_tokens = u.value("thoughtsTokenCount", std::int64_t{0});
+  // Thinking tokens are billed as output but not counted in candidatesTokenCount.
+  out.output_tokens = u.value("candidatesTokenCount", std::int64_t{0}) + out.reasoning_tokens;
+  out.requests = 1;
+  return out;
+}
+
+result<chat_response> gemini_decode(const json& body, const schema::name_map& names) {
+  if (!body.is_object() || !body.contains("candidates") || !body["candidates"].is_array() ||
+      body["candidates"].empty()) {
+    std::string why = "response has no candidates";
+    if (body.is_object() && body.contains("promptFeedback"))
+      why += " (prompt blocked: " + dump_json(body["promptFeedback"]).substr(0, 200) + ")";
+    return fail(errc::protocol_error, "gemini: " + why + ": " + dump_json(body).substr(0, 300));
+  }
+  const json& cand = body["candidates"][0];
+  const json& content = cand.value("content", json::object());
+  json parts = content.is_object() ? content.value("parts", json::array()) : json::array();
+  chat_response out;
+  out.reply.role = role::assistant;
+  std::string text;
+  int n = 0;
+  for (const auto& p : parts) {
+    if (p.contains("functionCall")) {
+      const json& fc = p["functionCall"];
+      std::string wire = fc.value("name", "");
+      json args = fc.contains("args") && fc["args"].is_object() ? fc["args"] : json::object();
+      // Without an API id, tooluse makes one up; it never goes on the wire.
+      std::string id = fc.contains("id") && fc["id"].is_string()
+                           ? fc["id"].get<std::string>()
+                           : "gemini_call_" + std::to_string(n);
+      ++n;
+      out.reply.tool_calls.push_back({.id = id,
+                                      .name = names.original_name(wire).value_or(wire),
+                                      .raw_arguments = dump_json(args),
+                                      .arguments = args});
+    } else if (p.contains("text") && p["text"].is_string()) {
+      if (p.value("thought", false))
+        out.reply.reasoning += p["text"].get<std::string>();
+      else
+        text += p["text"].get<std::string>();
+    }
+  }
+  if (!text.empty()) out.reply.content.push_back(content_part::text_part(text));
+  out.reply.extras["gemini"]["parts"] = parts;
+  out.raw_finish = cand.value("finishReason", "");
+  out.finish = gemini_finish(out.raw_finish, !out.reply.tool_calls.empty());
+  out.usage = gemini_usage(body.value("usageMetadata", json()));
+  out.model = body.value("modelVersion", "");
+  out.id = body.value("responseId", "");
+  return out;
+}
+
+}  // namespace tooluse::llm::detail

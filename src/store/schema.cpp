@@ -1,0 +1,113 @@
+// The store's schema, created and migrated by tooluse: migrations run in order, each once,
+// recorded in tooluse_meta.schema_version; PostgreSQL takes an advisory lock so that two
+// processes opening a new database at once do not race.
+#include "store/schema.hpp"
+
+#include <vector>
+
+namespace tooluse::store::detail {
+namespace {
+
+// Version 1: runs, their journal, approvals. Portable SQL (SQLite 3.24+ and PostgreSQL 9.5+).
+const char* v1 = R"sql(
+CREATE TABLE IF NOT EXISTS tooluse_runs (
+  id TEXT PRIMARY KEY,
+  status TEXT NOT NULL,
+  settings TEXT NOT NULL,
+  question TEXT NOT NULL DEFAULT '',
+  answer TEXT NOT NULL DEFAULT '',
+  error TEXT NOT NULL DEFAULT '',
+  created_ms BIGINT NOT NULL,
+  updated_ms BIGINT NOT NULL);
+CREATE TABLE IF NOT EXISTS tooluse_steps (
+  run_id TEXT NOT NULL REFERENCES tooluse_runs(id) ON DELETE CASCADE,
+  seq BIGINT NOT NULL,
+  kind TEXT NOT NULL,
+  turn INTEGER NOT NULL,
+  call_id TEXT NOT NULL DEFAULT '',
+  data TEXT NOT NULL,
+  ts_ms BIGINT NOT NULL,
+  PRIMARY KEY (run_id, seq));
+CREATE TABLE IF NOT EXISTS tooluse_approvals (
+  run_id TEXT NOT NULL REFERENCES tooluse_runs(id) ON DELETE CASCADE,
+  call_id TEXT NOT NULL,
+  status TEXT NOT NULL,
+  call TEXT NOT NULL,
+  reason TEXT NOT NULL DEFAULT '',
+  message TEXT NOT NULL DEFAULT '',
+  updated_ms BIGINT NOT NULL,
+  PRIMARY KEY (run_id, call_id));
+CREATE INDEX IF NOT EXISTS tooluse_runs_created ON tooluse_runs (created_ms);
+)sql";
+
+// Version 2 (PostgreSQL only): the tool-call queue, see queue.cpp.
+const char* v2_postgres = R"sql(
+CREATE TABLE IF NOT EXISTS tooluse_queue (
+  id BIGSERIAL PRIMARY KEY,
+  queue TEXT NOT NULL,
+  idempotency_key TEXT NOT NULL UNIQUE,
+  run_id TEXT NOT NULL DEFAULT '',
+  call TEXT NOT NULL,
+  status TEXT NOT NULL DEFAULT 'queued',
+  attempts INTEGER NOT NULL DEFAULT 0,
+  worker TEXT NOT NULL DEFAULT '',
+  lease_until TIMESTAMPTZ,
+  result TEXT,
+  created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+  finished_at TIMESTAMPTZ);
+CREATE INDEX IF NOT EXISTS tooluse_queue_ready ON tooluse_queue (queue, status, id);
+CREATE TABLE IF NOT EXISTS tooluse_queue_limits (
+  queue TEXT NOT NULL,
+  tool TEXT NOT NULL,
+  window_start TIMESTAMPTZ NOT NULL,
+  calls INTEGER NOT NULL,
+  total BIGINT NOT NULL DEFAULT 0,
+  PRIMARY KEY (queue, tool));
+)sql";
+
+}  // namespace
+
+int schema_version_known() { return 2; }
+
+status migrate(sql_db& db) {
+  std::lock_guard lock(db.mutex);
+  if (db.postgres())
+    if (auto s = db.script("SELECT pg_advisory_lock(741852)"); !s) return s;
+  auto done = [&](status s) {
+    if (db.postgres()) (void)db.script("SELECT pg_advisory_unlock(741852)");
+    return s;
+  };
+  if (auto s = db.script(
+          "CREATE TABLE IF NOT EXISTS tooluse_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
+      !s)
+    return done(s);
+  auto v = db.exec("SELECT value FROM tooluse_meta WHERE key = 'schema_version'");
+  if (!v) return done(fail(v.error()));
+  int version = v->empty() || !(*v)[0][0] ? 0 : std::stoi(*(*v)[0][0]);
+  if (version > schema_version_known())
+    return done(
+        fail(errc::unsupported, "the store \"" + db.location() + "\" has schema version " +
+                                    std::to_string(version) + ", newer than this tooluse (" +
+                                    std::to_string(schema_version_known()) + "); upgrade tooluse"));
+  std::vector<std::string> steps = {v1, db.postgres() ? v2_postgres : ""};
+  for (int next = version + 1; next <= schema_version_known(); ++next) {
+    if (auto s = db.begin(); !s) return done(s);
+    const std::string& sql = steps[size_t(next - 1)];
+    status s = sql.empty() ? status{} : db.script(sql);
+    if (s) {
+      auto r = db.exec(version == 0 && next == 1
+                           ? "INSERT INTO tooluse_meta (key, value) VALUES ('schema_version', $1)"
+                           : "UPDATE tooluse_meta SET value = $1 WHERE key = 'schema_version'",
+                       {std::to_string(next)});
+      if (!r) s = fail(r.error());
+    }
+    if (!s) {
+      db.rollback();
+      return done(s);
+    }
+    if (auto c = db.commit(); !c) return done(c);
+  }
+  return done({});
+}
+
+}  // namespace tooluse::store::detail

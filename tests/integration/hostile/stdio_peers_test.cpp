@@ -1,0 +1,186 @@
+// Hostile stdio peers: a client that writes one endless line or a JSON document nested 100 000
+// deep to the MCP stdio server; a child MCP server that writes a 200 MB line or stops answering.
+// Real pipes and real child processes; each test asserts the error names the limit, memory
+// stayed bounded, and the connection (or process) carried on.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <condition_variable>
+#include <csignal>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "hostile_support.hpp"
+#include "tooluse/mcp/server.hpp"
+#include "tooluse/mcp/stdio_client_transport.hpp"
+#include "tooluse/mcp/transport.hpp"
+
+namespace tooluse::hostile {
+namespace {
+
+using namespace std::chrono_literals;
+
+bool contains(const std::string& s, std::string_view what) { return s.find(what) != std::string::npos; }
+
+bool write_all(int fd, std::string_view data) {
+  while (!data.empty()) {
+    ssize_t n = ::write(fd, data.data(), data.size());
+    if (n <= 0) return false;
+    data.remove_prefix(static_cast<std::size_t>(n));
+  }
+  return true;
+}
+
+// Runs serve_fd on pipes; `client` writes to the server and closes; returns the output lines.
+std::vector<json> serve(const mcp::stream_options& o, const std::function<void(int)>& client) {
+  mcp::server srv({.name = "hostile", .version = "1"});
+  int in[2], out[2];
+  EXPECT_EQ(::pipe(in), 0);
+  EXPECT_EQ(::pipe(out), 0);
+  std::thread server([&] {
+    (void)mcp::serve_fd(srv, in[0], out[1], o);
+    ::close(out[1]);
+  });
+  std::thread writer([&] {
+    client(in[1]);
+    ::close(in[1]);
+  });
+  std::string text;
+  char buf[65536];
+  for (ssize_t n; (n = ::read(out[0], buf, sizeof buf)) > 0;) text.append(buf, static_cast<std::size_t>(n));
+  writer.join();
+  server.join();
+  ::close(in[0]);
+  ::close(out[0]);
+  std::vector<json> lines;
+  for (std::size_t start = 0, nl; (nl = text.find('\n', start)) != std::string::npos; start = nl + 1)
+    if (auto j = parse_json(std::string_view(text).substr(start, nl - start))) lines.push_back(*j);
+  return lines;
+}
+
+const json* by_id(const std::vector<json>& lines, int id) {
+  for (const auto& l : lines)
+    if (l.is_object() && l.contains("id") && l["id"] == id) return &l;
+  return nullptr;
+}
+
+std::string ping(int id) {
+  return "{\"jsonrpc\":\"2.0\",\"id\":" + std::to_string(id) + ",\"method\":\"ping\"}\n";
+}
+
+TEST(HostileStdioServer, AnEndlessLineCostsMaxLineBytesAndTheConnectionCarriesOn) {
+  const long before = peak_rss_kb();
+  auto lines = serve({.max_line_bytes = 1u << 20}, [](int fd) {
+    write_all(fd, ping(1));
+    write_all(fd, "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\",\"params\":{\"x\":\"");
+    const std::string chunk(1 << 20, 'a');
+    for (int i = 0; i < 200; ++i) write_all(fd, chunk);  // 200 MiB in one line
+    write_all(fd, "\"}}\n");
+    write_all(fd, ping(8));
+  });
+  EXPECT_LT(peak_rss_kb() - before, 64 * 1024) << "the server buffered the endless line";
+  ASSERT_TRUE(by_id(lines, 1));
+  const json* refused = by_id(lines, 7);
+  ASSERT_TRUE(refused) << "the oversized request's id was not read from its start";
+  EXPECT_EQ((*refused)["error"]["code"], -32600);
+  EXPECT_TRUE(contains((*refused)["error"]["message"].get<std::string>(),
+                       "mcp::stream_options::max_line_bytes = 1048576"));
+  const json* after = by_id(lines, 8);
+  ASSERT_TRUE(after) << "the connection did not carry on after the endless line";
+  EXPECT_TRUE(after->contains("result"));
+}
+
+TEST(HostileStdioServer, JsonNestedAHundredThousandDeepIsRefusedNamingTheLimit) {
+  auto lines = serve({}, [](int fd) {
+    write_all(fd, std::string(100000, '[') + std::string(100000, ']') + "\n");
+    write_all(fd, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":" +
+                      std::string(5000, '[') + std::string(5000, ']') + "}\n");
+    write_all(fd, ping(2));
+  });
+  ASSERT_GE(lines.size(), 3u);
+  EXPECT_TRUE(contains(dump_json(lines[0]), "json_limits::max_depth")) << dump_json(lines[0]);
+  EXPECT_TRUE(contains(dump_json(lines[1]), "json_limits::max_depth")) << dump_json(lines[1]);
+  const json* after = by_id(lines, 2);
+  ASSERT_TRUE(after);
+  EXPECT_TRUE(after->contains("result"));
+}
+
+// collects what a stdio child transport reports.
+struct observed {
+  std::mutex mu;
+  std::condition_variable cv;
+  std::vector<json> messages;
+  std::vector<std::pair<json, error>> failed;
+  std::optional<error> closed;
+
+  mcp::transport_handlers handlers() {
+    return {.on_message = [this](json m) {
+              std::lock_guard l(mu);
+              messages.push_back(std::move(m));
+              cv.notify_all();
+            },
+            .on_closed = [this](const error& e) {
+              std::lock_guard l(mu);
+              closed = e;
+              cv.notify_all();
+            },
+            .on_send_failed = [this](const json& id, const error& e) {
+              std::lock_guard l(mu);
+              failed.emplace_back(id, e);
+              cv.notify_all();
+            }};
+  }
+  template <class P>
+  bool wait(P pred, std::chrono::seconds limit = 60s) {
+    std::unique_lock l(mu);
+    return cv.wait_for(l, limit, pred);
+  }
+};
+
+TEST(HostileStdioChild, A200MegabyteLineIsSkippedAsItArrivesAndItsRequestFails) {
+  observed seen;
+  const long before = peak_rss_kb();
+  mcp::stdio_client_transport t(
+      {.command = {"sh", "-c",
+                   "printf '{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{\"x\":\"'; "
+                   "head -c 200000000 /dev/zero | tr '\\000' a; "
+                   "printf '\"}}\\n{\"jsonrpc\":\"2.0\",\"method\":\"notifications/done\"}\\n'; "
+                   "exec sleep 100"},
+       .on_log = [](std::string_view) {},
+       .shutdown_grace = 200ms,
+       .max_line_bytes = 1u << 20});
+  ASSERT_TRUE(t.start(seen.handlers()));
+  ASSERT_TRUE(seen.wait([&] { return !seen.messages.empty(); })) << "the line after was not read";
+  EXPECT_LT(peak_rss_kb() - before, 64 * 1024) << "the client buffered the 200 MB line";
+  std::lock_guard l(seen.mu);
+  EXPECT_EQ(seen.messages[0]["method"], "notifications/done");
+  ASSERT_EQ(seen.failed.size(), 1u);
+  EXPECT_EQ(seen.failed[0].first, 7);
+  EXPECT_EQ(seen.failed[0].second.code, errc::limit_exceeded);
+  EXPECT_TRUE(contains(seen.failed[0].second.message, "stdio_server_options::max_line_bytes"))
+      << seen.failed[0].second.message;
+}
+
+TEST(HostileStdioChild, AServerThatStopsAnsweringIsKilledWithSigkillAfterSigterm) {
+  observed seen;
+  // Ignores SIGTERM (and its exec'd sleep inherits that), so only SIGKILL ends it.
+  mcp::stdio_client_transport t({.command = {"sh", "-c", "trap '' TERM; exec sleep 1000"},
+                                 .on_log = [](std::string_view) {},
+                                 .shutdown_grace = 300ms,
+                                 .max_unanswered = 3});
+  ASSERT_TRUE(t.start(seen.handlers()));
+  for (int id = 1; id <= 3; ++id) {
+    ASSERT_TRUE(t.send(json{{"jsonrpc", "2.0"}, {"id", id}, {"method", "ping"}}));
+    t.abandon(id);  // what the client does when its request deadline passes
+  }
+  ASSERT_TRUE(seen.wait([&] { return seen.closed.has_value(); })) << "the hung child was not killed";
+  auto e = t.exit_status();
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->signal, SIGKILL);
+  EXPECT_TRUE(contains(seen.closed->message, "stdio_server_options::max_unanswered = 3"))
+      << seen.closed->message;
+}
+
+}  // namespace
+}  // namespace tooluse::hostile
