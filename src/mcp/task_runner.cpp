@@ -375,11 +375,7 @@ method_outcome task_runner::result(request_context& ctx) {
   if (!is_terminal(rec->status))
     return err(ec::internal_error,
                "tasks/result for \"" + id + "\" was interrupted; call it again");
-  json related = {{std::string(meta_related_task), {{"taskId", id}}}};
-  if (rec->status == task_status::failed && rec->error) {
-    auto e = *rec->error;
-    return e;
-  }
+  if (rec->status == task_status::failed && rec->error) return *rec->error;
   if (rec->status == task_status::cancelled)
     return err(ec::invalid_params,
                "Invalid params: task \"" + id + "\" was cancelled; it has no result",

@@ -7,7 +7,7 @@
 #include <future>
 #include <mutex>
 
-#include "mcp_client/client_test_support.hpp"
+#include "client_test_support.hpp"
 
 namespace tooluse::mcp {
 namespace {
@@ -150,10 +150,14 @@ TEST(client_tasks_2026, input_inside_a_task_goes_through_the_elicitation_handler
   http_fixture f;
   f.srv.add_tool(job("confirm"), [](const json&, request_context& ctx) -> tool_outcome {
     const json* r = ctx.input_response("ok");
-    if (!r)
-      return input_required{.input_requests = {{"ok", {{"method", "elicitation/create"},
-                                                       {"params", {{"message", "sure?"},
-                                                                   {"requestedSchema", {{"type", "object"}}}}}}}}}};
+    if (!r) {
+      json schema = {{"type", "object"}};
+      json params = {{"message", "sure?"}, {"requestedSchema", schema}};
+      json ask = {{"method", "elicitation/create"}, {"params", params}};
+      json requests = json::object();
+      requests["ok"] = ask;
+      return input_required{.input_requests = requests};
+    }
     return tool_result::text("answer " + r->value("action", ""));
   }, task_support::optional);
   ASSERT_TRUE(f.start());
