@@ -167,6 +167,9 @@ std::string check_gemini(const recorded_request& req, const json& body,
     }
   }
   const json& contents = body["contents"];
+  for (size_t i = 0; i < contents.size(); ++i)
+    if (contents[i].value("role", "") != "user" && contents[i].value("role", "") != "model")
+      return "contents[" + std::to_string(i) + "]: role must be user or model";
   size_t turn = 0;
   for (size_t i = 0; i < contents.size(); ++i) {
     const json& c = contents[i];
