@@ -66,6 +66,14 @@ struct job {
   bool completed = false;
 };
 
+// What both paths (the pool's invoke and the inline fast path) give every call: its idempotency
+// key (run_options::idempotency_scope + "/" + call id) and its GenAI execute_tool span, current
+// while the handler runs (so an MCP request it makes is its child and carries its traceparent).
+std::string idempotency_key_for(const run_options& o, const tool_call& call);
+telemetry::span start_tool_span(const tool_call& call, const tool& t,
+                                std::optional<telemetry::span_context> parent);
+void end_tool_span(telemetry::span& span, const tool_result& r);
+
 // outcome_result is what a worker or a check produced for a call.
 struct outcome_result {
   tool_result result;

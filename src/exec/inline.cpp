@@ -59,6 +59,9 @@ std::optional<tool_result> executor::impl::try_inline(const tool_call& call, con
     emit_to(options.on_event, o.on_event,
             {.kind = event_kind::start, .index = 0, .call = &call, .session = o.session});
   call_context ctx{.stop = o.stop, .on_progress = {}, .call_id = call.id, .session = o.session};
+  ctx.idempotency_key = idempotency_key_for(o, call);
+  // The caller's thread: its current span (if any) is the parent, as on the pool path.
+  auto span = start_tool_span(call, t, std::nullopt);
   if (options.on_event || o.on_event)
     ctx.on_progress = [&](const progress_update& p) {
       emit_to(options.on_event, o.on_event,
@@ -79,6 +82,7 @@ std::optional<tool_result> executor::impl::try_inline(const tool_call& call, con
     }
     if (!time->sleep_for(backoff_delay(options.retry, out.attempts, unit), o.stop)) break;
   }
+  end_tool_span(span, out.result);
   tool_result& r = out.result;
   r.duration = std::chrono::duration_cast<std::chrono::microseconds>(steady::now() - started);
   out.outcome = r.is_error ? call_outcome::error : call_outcome::ok;

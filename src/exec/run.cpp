@@ -74,6 +74,33 @@ std::optional<outcome_result> executor::impl::gate_call(job& j, std::stop_token 
   return std::nullopt;
 }
 
+std::string idempotency_key_for(const run_options& o, const tool_call& call) {
+  if (o.idempotency_scope.empty()) return {};
+  return call.id.empty() ? o.idempotency_scope : o.idempotency_scope + "/" + call.id;
+}
+
+telemetry::span start_tool_span(const tool_call& call, const tool& t,
+                                std::optional<telemetry::span_context> parent) {
+  auto span = telemetry::start_span("execute_tool " + call.name, telemetry::span_kind::internal,
+                                    parent);
+  if (span.recording()) {
+    span.set("gen_ai.operation.name", "execute_tool");
+    span.set("gen_ai.tool.name", call.name);
+    span.set("gen_ai.tool.call.id", call.id);
+    span.set("gen_ai.tool.type", "function");
+    if (!t.description.empty()) span.set("gen_ai.tool.description", t.description.substr(0, 300));
+    if (telemetry::capture_content())
+      span.set("gen_ai.tool.call.arguments", dump_json(call.arguments));
+  }
+  return span;
+}
+
+void end_tool_span(telemetry::span& span, const tool_result& r) {
+  if (!span.recording()) return;
+  if (r.is_error) span.set_error(r.all_text());
+  if (telemetry::capture_content()) span.set("gen_ai.tool.call.result", r.all_text());
+}
+
 // invoke runs the handler, retrying transient errors of idempotent tools with back-off.
 outcome_result executor::impl::invoke(job& j, std::stop_token stop) {
   {
@@ -97,24 +124,9 @@ outcome_result executor::impl::invoke(job& j, std::stop_token stop) {
                        },
                    .call_id = j.call.id,
                    .session = j.batch->options.session};
-  if (!j.batch->options.idempotency_scope.empty())
-    ctx.idempotency_key = j.call.id.empty() ? j.batch->options.idempotency_scope
-                                            : j.batch->options.idempotency_scope + "/" + j.call.id;
+  ctx.idempotency_key = idempotency_key_for(j.batch->options, j.call);
   const bool may_retry = j.entry->definition.annotations.idempotent.value_or(false);
-  // GenAI semantic conventions: one execute_tool span per call, current while the handler runs
-  // (so an MCP request it makes is its child and carries its traceparent).
-  auto span = telemetry::start_span("execute_tool " + j.call.name, telemetry::span_kind::internal,
-                                    j.trace_parent);
-  if (span.recording()) {
-    span.set("gen_ai.operation.name", "execute_tool");
-    span.set("gen_ai.tool.name", j.call.name);
-    span.set("gen_ai.tool.call.id", j.call.id);
-    span.set("gen_ai.tool.type", "function");
-    if (!j.entry->definition.description.empty())
-      span.set("gen_ai.tool.description", j.entry->definition.description.substr(0, 300));
-    if (telemetry::capture_content())
-      span.set("gen_ai.tool.call.arguments", dump_json(j.call.arguments));
-  }
+  auto span = start_tool_span(j.call, j.entry->definition, j.trace_parent);
   const auto started = steady::now();
   outcome_result out;
   for (;;) {
@@ -133,10 +145,7 @@ outcome_result executor::impl::invoke(job& j, std::stop_token stop) {
   out.result.duration =
       std::chrono::duration_cast<std::chrono::microseconds>(steady::now() - started);
   out.outcome = out.result.is_error ? call_outcome::error : call_outcome::ok;
-  if (span.recording()) {
-    if (out.result.is_error) span.set_error(out.result.all_text());
-    if (telemetry::capture_content()) span.set("gen_ai.tool.call.result", out.result.all_text());
-  }
+  end_tool_span(span, out.result);
   return out;
 }
 

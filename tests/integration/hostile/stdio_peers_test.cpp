@@ -164,12 +164,18 @@ TEST(HostileStdioChild, A200MegabyteLineIsSkippedAsItArrivesAndItsRequestFails) 
 
 TEST(HostileStdioChild, AServerThatStopsAnsweringIsKilledWithSigkillAfterSigterm) {
   observed seen;
-  // Ignores SIGTERM (and its exec'd sleep inherits that), so only SIGKILL ends it.
-  mcp::stdio_client_transport t({.command = {"sh", "-c", "trap '' TERM; exec sleep 1000"},
+  // Ignores SIGTERM (and its exec'd sleep inherits that), so only SIGKILL ends it. It says so on
+  // stdout once the trap is set, and the test waits for that: a SIGTERM sent earlier would end
+  // the shell before it ignores the signal.
+  mcp::stdio_client_transport t({.command = {"sh", "-c",
+                                             "trap '' TERM; echo "
+                                             "'{\"jsonrpc\":\"2.0\",\"method\":\"notifications/ready\"}'; "
+                                             "exec sleep 1000"},
                                  .on_log = [](std::string_view) {},
                                  .shutdown_grace = 300ms,
                                  .max_unanswered = 3});
   ASSERT_TRUE(t.start(seen.handlers()));
+  ASSERT_TRUE(seen.wait([&] { return !seen.messages.empty(); })) << "the child did not start";
   for (int id = 1; id <= 3; ++id) {
     ASSERT_TRUE(t.send(json{{"jsonrpc", "2.0"}, {"id", id}, {"method", "ping"}}));
     t.abandon(id);  // what the client does when its request deadline passes

@@ -15,7 +15,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path data_dir() { return data_dir() / "bfcl"; }
+fs::path bfcl_dir() { return tooluse::testing::data_dir() / "bfcl"; }
 
 std::vector<json> read_jsonl(const fs::path& path) {
   std::vector<json> out;
@@ -119,7 +119,7 @@ std::optional<std::vector<json>> expander::object(const json& alts, const json& 
 }
 
 void load_category(corpus& c, const std::string& category) {
-  fs::path doc_file = data_dir() / ("BFCL_v4_" + category + ".json");
+  fs::path doc_file = bfcl_dir() / ("BFCL_v4_" + category + ".json");
   std::map<std::string, std::size_t> entry_index;
   for (const auto& e : read_jsonl(doc_file)) {
     entry en{category, e["id"].get<std::string>(), {}};
@@ -139,7 +139,7 @@ void load_category(corpus& c, const std::string& category) {
     entry_index[en.id] = c.entries.size();
     c.entries.push_back(std::move(en));
   }
-  fs::path answers = data_dir() / "possible_answer" / ("BFCL_v4_" + category + ".json");
+  fs::path answers = bfcl_dir() / "possible_answer" / ("BFCL_v4_" + category + ".json");
   if (!fs::exists(answers)) return;
   bool source_language = category == "simple_java" || category == "simple_javascript";
   expander ex{source_language, &c.skipped_expressions, &c.skipped_omitted_required};
