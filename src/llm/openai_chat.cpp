@@ -151,14 +151,7 @@ result<chat_response> openai_chat::complete(const chat_request& req,
   if (!tools) return fail(tools.error());
   auto body = encode_request(req);
   if (!body) return fail(body.error());
-  http::request hreq{.method = "POST",
-                     .url = detail::join_url(options_.base_url, "chat/completions"),
-                     .headers = {{"Content-Type", "application/json"}},
-                     .body = dump_json(*body)};
-  if (req.stream) hreq.headers.push_back({"Accept", "text/event-stream"});
-  if (!options_.api_key.empty())
-    hreq.headers.push_back({"Authorization", "Bearer " + options_.api_key});
-  for (const auto& h : options_.extra_headers) hreq.headers.push_back(h);
+  http::request hreq = detail::openai_http_request(options_, "chat/completions", *body, req.stream);
 
   result<chat_response> out = fail(errc::internal, "unreachable");
   if (!req.stream) {
@@ -176,7 +169,8 @@ result<chat_response> openai_chat::complete(const chat_request& req,
         state.failure = st.error();
         const std::string from = "http::sse_limits::max_event_bytes";
         if (auto pos = state.failure->message.find(from); pos != std::string::npos)
-          state.failure->message.replace(pos, from.size(), "llm::provider_options::max_event_bytes");
+          state.failure->message.replace(pos, from.size(),
+                                         "llm::provider_options::max_event_bytes");
         state.failure->message = "openai: " + state.failure->message;
       }
       return !state.failure;  // a broken or oversized stream is abandoned at once

@@ -121,14 +121,7 @@ result<chat_response> openai_responses::complete(const chat_request& req,
   if (!tools) return fail(tools.error());
   auto body = encode_request(req);
   if (!body) return fail(body.error());
-  http::request hreq{.method = "POST",
-                     .url = detail::join_url(options_.base_url, "responses"),
-                     .headers = {{"Content-Type", "application/json"}},
-                     .body = dump_json(*body)};
-  if (req.stream) hreq.headers.push_back({"Accept", "text/event-stream"});
-  if (!options_.api_key.empty())
-    hreq.headers.push_back({"Authorization", "Bearer " + options_.api_key});
-  for (const auto& h : options_.extra_headers) hreq.headers.push_back(h);
+  http::request hreq = detail::openai_http_request(options_, "responses", *body, req.stream);
 
   result<chat_response> out = fail(errc::internal, "unreachable");
   if (!req.stream) {

@@ -32,7 +32,8 @@ std::string status_error(const std::string& who, const http::request& req, int s
 
 // The http layer names its own options; a user of a provider sets provider_options.
 std::string provider_option_names(std::string msg) {
-  for (const char* name : {"connect_timeout", "read_timeout", "total_timeout", "max_response_bytes"}) {
+  for (const char* name :
+       {"connect_timeout", "read_timeout", "total_timeout", "max_response_bytes"}) {
     const std::string from = std::string("http::request::") + name;
     const std::string to = std::string("llm::provider_options::") + name;
     for (auto pos = msg.find(from); pos != std::string::npos; pos = msg.find(from, pos + to.size()))
@@ -176,6 +177,18 @@ std::string join_url(const std::string& base, const std::string& path) {
   std::string b = base;
   while (!b.empty() && b.back() == '/') b.pop_back();
   return b + (path.empty() || path.front() == '/' ? "" : "/") + path;
+}
+
+http::request openai_http_request(const provider_options& opts, const std::string& path,
+                                  const json& body, bool stream) {
+  http::request hreq{.method = "POST",
+                     .url = join_url(opts.base_url, path),
+                     .headers = {{"Content-Type", "application/json"}},
+                     .body = dump_json(body)};
+  if (stream) hreq.headers.push_back({"Accept", "text/event-stream"});
+  if (!opts.api_key.empty()) hreq.headers.push_back({"Authorization", "Bearer " + opts.api_key});
+  for (const auto& h : opts.extra_headers) hreq.headers.push_back(h);
+  return hreq;
 }
 
 std::string provider_error_message(const std::string& body) {

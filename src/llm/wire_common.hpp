@@ -54,6 +54,12 @@ void apply_price(usage& u, const std::optional<price>& p);
 /// join_url appends `path` to `base` with exactly one '/' between them.
 std::string join_url(const std::string& base, const std::string& path);
 
+/// openai_http_request is a POST of `body` to base_url/`path` as the OpenAI APIs (Chat
+/// Completions, Responses) take it: JSON, Bearer key when set, SSE accepted when streaming, then
+/// the provider's extra headers.
+http::request openai_http_request(const provider_options& opts, const std::string& path,
+                                  const json& body, bool stream);
+
 /// provider_error_message extracts {"error":{"message"}} (or the raw text, shortened).
 std::string provider_error_message(const std::string& body);
 
