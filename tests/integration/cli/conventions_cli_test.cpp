@@ -150,6 +150,41 @@ TEST_F(conventions_cli, durations_take_units_everywhere) {
   EXPECT_NE(mcp.err.find("--timeout"), std::string::npos) << mcp.err;
 }
 
+TEST_F(conventions_cli, worker_lease_is_a_duration_and_lease_ms_a_deprecated_alias) {
+  auto bare = tooluse({"worker", "--queue", "q", "--lease", "30"});
+  EXPECT_EQ(bare.exit_code, 2);
+  EXPECT_NE(bare.err.find("--lease"), std::string::npos) << bare.err;
+  EXPECT_NE(bare.err.find("has no unit"), std::string::npos) << bare.err;
+  // A good --lease is accepted; the worker then asks for its PostgreSQL store.
+  auto ok = tooluse({"worker", "--queue", "q", "--lease", "30s"});
+  EXPECT_EQ(ok.exit_code, 2);
+  EXPECT_NE(ok.err.find("needs --store postgresql://"), std::string::npos) << ok.err;
+  auto old = tooluse({"worker", "--queue", "q", "--lease-ms", "1500"});
+  EXPECT_EQ(old.exit_code, 2);
+  EXPECT_NE(old.err.find("--lease-ms is deprecated; use --lease 1500ms"), std::string::npos)
+      << old.err;
+  EXPECT_NE(old.err.find("needs --store postgresql://"), std::string::npos) << old.err;
+  auto help = tooluse({"worker", "--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_NE(help.out.find("--lease DURATION"), std::string::npos) << help.out;
+  EXPECT_NE(help.out.find("(default 10s)"), std::string::npos) << help.out;
+  EXPECT_EQ(help.out.find("--lease-ms"), std::string::npos) << help.out;
+}
+
+TEST_F(conventions_cli, no_option_takes_bare_milliseconds_or_seconds) {
+  // Every flag of every command, as completion lists them: none is named for a unit.
+  auto r = tooluse({"completion", "bash"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::regex unit_flag(R"(--[a-z0-9-]*-(ms|msec|millis|milliseconds|s|sec|secs|seconds)\b)");
+  std::smatch m;
+  EXPECT_FALSE(std::regex_search(r.out, m, unit_flag)) << m.str();
+  EXPECT_NE(r.out.find("--lease"), std::string::npos);
+  auto man = tooluse({"man"});
+  ASSERT_EQ(man.exit_code, 0) << man.err;
+  EXPECT_NE(man.out.find("\\-\\-lease\\fR \\fIDURATION"), std::string::npos);
+  EXPECT_EQ(man.out.find("lease\\-ms"), std::string::npos);
+}
+
 TEST_F(conventions_cli, config_with_unknown_key_names_key_and_file) {
   auto cfg = write("bad.toml", "provider = \"openai\"\nmax_turn = 8\n");
   auto r = tooluse({"run", "hi", "--config", cfg.string(), "--base-url", server.url("/v1")});
