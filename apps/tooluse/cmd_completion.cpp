@@ -204,6 +204,8 @@ std::string man_page(const std::vector<node>& nodes) {
        "read them.\n"
     << ".TP\n.B OTEL_EXPORTER_OTLP_ENDPOINT\nExport OpenTelemetry spans (OTLP/HTTP JSON) to this "
        "endpoint.\n"
+    << ".TP\n.B TOOLUSE_STORE\nThe durable run store (a SQLite file or a postgresql:// URL) "
+       "when --store is not given: run, runs, worker, trace serve.\n"
     << ".SH FILES\n.TP\n.I ~/.config/tooluse/config.toml\nDefaults for run and chat (checked: "
        "unknown keys and wrong types are errors).\n"
     << ".SH SEE ALSO\ndocs/cli.md\n";

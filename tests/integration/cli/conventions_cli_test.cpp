@@ -7,6 +7,7 @@
 
 #include <fstream>
 #include <regex>
+#include <set>
 
 #include "support/cli_process.hpp"
 #include "support/fake_llm_server.hpp"
@@ -183,6 +184,26 @@ TEST_F(conventions_cli, no_option_takes_bare_milliseconds_or_seconds) {
   ASSERT_EQ(man.exit_code, 0) << man.err;
   EXPECT_NE(man.out.find("\\-\\-lease\\fR \\fIDURATION"), std::string::npos);
   EXPECT_EQ(man.out.find("lease\\-ms"), std::string::npos);
+}
+
+TEST_F(conventions_cli, every_flag_docs_cli_md_names_exists) {
+  std::string doc = read_file(std::filesystem::path(TOOLUSE_SOURCE_DIR) / "docs" / "cli.md");
+  ASSERT_FALSE(doc.empty());
+  auto r = tooluse({"completion", "bash"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::set<std::string> flags;
+  std::regex flag(R"(--[a-z][a-z0-9-]*)");
+  for (std::sregex_iterator it(r.out.begin(), r.out.end(), flag), end; it != end; ++it)
+    flags.insert(it->str());
+  int checked = 0;
+  for (std::sregex_iterator it(doc.begin(), doc.end(), flag), end; it != end; ++it) {
+    // The mistyped flag of the suggestions example; the deprecated alias (hidden from
+    // completion) the docs name so its users know what to write instead.
+    if (it->str() == "--max-turn" || it->str() == "--lease-ms") continue;
+    ++checked;
+    EXPECT_TRUE(flags.count(it->str())) << it->str() << " is in docs/cli.md but no command has it";
+  }
+  EXPECT_GT(checked, 50);
 }
 
 TEST_F(conventions_cli, config_with_unknown_key_names_key_and_file) {
