@@ -1,9 +1,10 @@
 // `tooluse trace serve --store`: runs kept in the durable run store (SQLite) shown by the same
 // page as trace files. Runs are made by `tooluse run --store` against the scripted model:
 // three parallel calculator calls (one fails), and a run that waits for an approval and is then
-// approved and resumed. Headless Chromium renders the pages; the JSON API is checked for a run
-// still being journaled (the model holds its answer until the test has looked), for run ids
-// that need escaping, and for the mistakes a user makes (unknown run, missing store).
+// approved and resumed; a PostgreSQL store as well. Headless Chromium renders the pages; the JSON
+// API is checked for a run still being journaled (the model holds its answer until the test has
+// looked), for run ids that need escaping, and for the mistakes a user makes (unknown run, missing
+// store).
 #include <gtest/gtest.h>
 
 #include <condition_variable>
@@ -13,6 +14,7 @@
 #include "headless_browser.hpp"
 #include "support/cli_process.hpp"
 #include "support/fake_llm_server.hpp"
+#include "support/postgres_fixture.hpp"
 #include "tooluse/http/client.hpp"
 
 namespace tooluse::testing {
@@ -215,6 +217,39 @@ TEST(trace_store_viewer, api_follows_a_run_still_being_journaled) {
   auto runs = parse_json(list->body);
   ASSERT_TRUE(runs && runs->size() == 1u) << list->body;
   EXPECT_EQ((*runs)[0]["id"], "run-live");
+}
+
+TEST(trace_store_viewer, serves_runs_of_a_postgresql_store) {
+  postgres_cluster cluster;
+  TOOLUSE_REQUIRE_POSTGRES(cluster);
+  fake_llm_server server;
+  temp_dir dir;
+  push_parallel_calls(server);
+  std::string url = cluster.url("traces");
+  auto r = run_tooluse(
+      {"run", "Compute 6*7, 2**10 and 1/0", "--base-url", server.url("/v1"), "--model",
+       "fake-model", "--tools", "calculator", "--no-stream", "--store", url, "--run-id", "run-pg"},
+      key, dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  background_tooluse viewer({"trace", "serve", "--store", url}, dir.path());
+  auto base = viewer_url(viewer);
+  ASSERT_FALSE(base.empty()) << viewer.stderr_so_far();
+  auto list = http::send({.url = base + "api/runs"});
+  ASSERT_TRUE(list.has_value());
+  EXPECT_NE(list->body.find("\"run-pg\""), std::string::npos) << list->body;
+  auto page = http::send({.url = base});  // "/" is the newest stored run
+  ASSERT_TRUE(page && page->status == 200);
+  auto events = parse_json(
+      page->body.substr(page->body.find('>', page->body.find("id=\"initial\"")) + 1,
+                        page->body.find("</script>", page->body.find("id=\"initial\"")) -
+                            page->body.find('>', page->body.find("id=\"initial\"")) - 1));
+  ASSERT_TRUE(events.has_value()) << page->body.substr(0, 3000);
+  std::map<std::string, std::string> results;
+  for (const auto& e : *events)
+    if (e["event"] == "tool_result") results[e["id"]] = e["result"];
+  EXPECT_EQ(results["call_a"], "42");
+  EXPECT_EQ(results["call_b"], "1024");
+  EXPECT_NE(results["call_c"].find("division by zero"), std::string::npos);
 }
 
 TEST(trace_store_viewer, odd_run_ids_are_escaped_in_the_page_and_found_by_url) {
