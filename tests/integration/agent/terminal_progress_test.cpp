@@ -1,7 +1,7 @@
 // What `tooluse run` and `tooluse chat` show on stderr while they work, on a pseudo-terminal and
 // on a pipe: the spinner while the model thinks (the scripted model holds its answer until the
 // test has seen the spinner turn), and the notifications/progress a mounted MCP server sends
-// while its tool runs (examples/everything_server's test_tool_with_progress: 0, 50, 100 of 100).
+// while its tool runs (tests/programs/progress_mcp_server: `steps` reports 1, 2, 3 of 3).
 // On a pipe neither appears: stderr holds one line per tool call and outcome, nothing else.
 #include <gtest/gtest.h>
 
@@ -43,7 +43,7 @@ struct gate_opener {
   ~gate_opener() { gate.open(); }
 };
 
-const std::string tool = "ev__test_tool_with_progress";
+const std::string tool = "slow__steps";
 
 // progress_model asks for the progress tool (after the gate opens), then answers "Done.".
 void script_progress_model(fake_llm_server& server, response_gate& gate) {
@@ -57,13 +57,12 @@ void script_progress_model(fake_llm_server& server, response_gate& gate) {
   });
 }
 
-// mcp_config writes an mcpServers file mounting everything_server over stdio as "ev".
+// mcp_config writes an mcpServers file mounting progress_mcp_server over stdio as "slow".
 std::string mcp_config(const std::filesystem::path& dir) {
   auto path = dir / "mcp.json";
   std::ofstream(path) << json{{"mcpServers",
-                               {{"ev",
-                                 {{"command", TOOLUSE_EVERYTHING_SERVER},
-                                  {"args", json::array({"--stdio"})}}}}}}
+                               {{"slow",
+                                 {{"command", TOOLUSE_PROGRESS_SERVER}, {"args", json::array()}}}}}}
                              .dump();
   return path.string();
 }
@@ -78,7 +77,7 @@ std::vector<std::string> with(std::vector<std::string> head, const std::vector<s
   return head;
 }
 
-// expect_progress_between checks the three progress lines appear in order after the tool's
+// expect_progress_shown checks the three progress lines appear in order after the tool's
 // call line and before its outcome line.
 void expect_progress_shown(const std::string& err) {
   auto call = err.find("[tool] " + tool + " {}");
@@ -86,9 +85,9 @@ void expect_progress_shown(const std::string& err) {
   ASSERT_NE(call, std::string::npos) << err;
   ASSERT_NE(outcome, std::string::npos) << err;
   size_t at = call;
-  for (int p : {0, 50, 100}) {
-    auto line = "[progress] " + tool + " " + std::to_string(p) + "/100 Completed step " +
-                std::to_string(p) + " of 100";
+  for (int p : {1, 2, 3}) {
+    auto line =
+        "[progress] " + tool + " " + std::to_string(p) + "/3 step " + std::to_string(p) + " of 3";
     auto pos = err.find(line, at);
     ASSERT_NE(pos, std::string::npos) << line << "\n" << err;
     EXPECT_LT(pos, outcome) << err;
@@ -107,21 +106,7 @@ void expect_quiet(const std::string& err) {
   EXPECT_NE(err.find("[tool] " + tool + " -> "), std::string::npos) << err;
 }
 
-class terminal_progress : public ::testing::Test {
- protected:
-  void SetUp() override {
-#ifndef TOOLUSE_EVERYTHING_SERVER
-    TOOLUSE_PEER_MISSING("examples/everything_server is not built (TOOLUSE_BUILD_EXAMPLES=OFF)");
-#else
-    if (!std::filesystem::exists(TOOLUSE_EVERYTHING_SERVER))
-      TOOLUSE_PEER_MISSING("no everything_server at " TOOLUSE_EVERYTHING_SERVER);
-#endif
-  }
-};
-
-#ifdef TOOLUSE_EVERYTHING_SERVER
-
-TEST_F(terminal_progress, run_spins_while_the_model_thinks_and_shows_mcp_progress) {
+TEST(terminal_progress, run_spins_while_the_model_thinks_and_shows_mcp_progress) {
   response_gate gate;
   fake_llm_server server;
   gate_opener opener{gate};
@@ -144,7 +129,7 @@ TEST_F(terminal_progress, run_spins_while_the_model_thinks_and_shows_mcp_progres
   EXPECT_EQ(s.stdout_text(), "Done.\n");
 }
 
-TEST_F(terminal_progress, run_on_a_pipe_shows_neither_spinner_nor_progress) {
+TEST(terminal_progress, run_on_a_pipe_shows_neither_spinner_nor_progress) {
   response_gate gate;
   fake_llm_server server;
   gate_opener opener{gate};
@@ -160,7 +145,7 @@ TEST_F(terminal_progress, run_on_a_pipe_shows_neither_spinner_nor_progress) {
   EXPECT_EQ(s.stdout_text(), "Done.\n");
 }
 
-TEST_F(terminal_progress, run_json_on_a_terminal_keeps_stderr_still_and_stdout_parseable) {
+TEST(terminal_progress, run_json_on_a_terminal_keeps_stderr_still_and_stdout_parseable) {
   response_gate gate;
   fake_llm_server server;
   gate_opener opener{gate};
@@ -181,7 +166,7 @@ TEST_F(terminal_progress, run_json_on_a_terminal_keeps_stderr_still_and_stdout_p
   EXPECT_EQ((*j)["tool_calls"][0]["name"], tool);
 }
 
-TEST_F(terminal_progress, chat_spins_while_the_model_thinks_and_shows_mcp_progress) {
+TEST(terminal_progress, chat_spins_while_the_model_thinks_and_shows_mcp_progress) {
   response_gate gate;
   fake_llm_server server;
   gate_opener opener{gate};
@@ -203,7 +188,7 @@ TEST_F(terminal_progress, chat_spins_while_the_model_thinks_and_shows_mcp_progre
   EXPECT_EQ(s.stdout_text(), "Done.\n");
 }
 
-TEST_F(terminal_progress, chat_on_a_pipe_shows_neither_spinner_nor_progress) {
+TEST(terminal_progress, chat_on_a_pipe_shows_neither_spinner_nor_progress) {
   response_gate gate;
   fake_llm_server server;
   gate_opener opener{gate};
@@ -219,8 +204,6 @@ TEST_F(terminal_progress, chat_on_a_pipe_shows_neither_spinner_nor_progress) {
   expect_quiet(s.output());
   EXPECT_EQ(s.stdout_text(), "Done.\n");
 }
-
-#endif
 
 }  // namespace
 }  // namespace tooluse::testing
