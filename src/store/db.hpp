@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tooluse/result.hpp"
+#include "tooluse/store/store.hpp"
 
 namespace tooluse::store::detail {
 
@@ -24,6 +25,9 @@ class sql_db {
   virtual result<rows> exec(const std::string& sql, const std::vector<param>& params = {}) = 0;
   /// script runs several statements without parameters (schema creation).
   virtual status script(const std::string& sql) = 0;
+  /// session runs a statement that sets up the connection (SET, LISTEN): now, and again on the
+  /// new connection after a reset.
+  virtual status session(const std::string& sql) { return script(sql); }
   /// begin starts a write transaction (SQLite: BEGIN IMMEDIATE).
   virtual status begin() = 0;
   virtual status commit() = 0;
@@ -31,14 +35,22 @@ class sql_db {
   virtual bool postgres() const = 0;
   /// wait_notification waits up to `timeout` for a NOTIFY on a LISTENed channel (PostgreSQL);
   /// true if one or more arrived. SQLite: false at once.
-  virtual bool wait_notification(std::chrono::milliseconds timeout) = 0;
+  /// `wake_fd`, when not -1, ends the wait early once readable (a stop request); false then.
+  virtual bool wait_notification(std::chrono::milliseconds timeout, int wake_fd = -1) = 0;
   virtual std::string location() const = 0;
 
   std::recursive_mutex mutex;
 };
 
-result<std::unique_ptr<sql_db>> open_sqlite(const std::string& path);
-result<std::unique_ptr<sql_db>> open_postgres(const std::string& url);
+/// open_sqlite: WAL mode; durability::process is synchronous=NORMAL, durability::full FULL.
+result<std::unique_ptr<sql_db>> open_sqlite(const std::string& path, durability d);
+/// open_postgres: durability::process sets synchronous_commit=off for the session;
+/// durability::full keeps the server's setting (on unless configured otherwise).
+result<std::unique_ptr<sql_db>> open_postgres(const std::string& url, durability d);
+
+/// resolve_durability returns `d` if set, else $TOOLUSE_STORE_DURABILITY ("process" or "full"),
+/// else durability::process. Errors: errc::invalid_argument for another value of the variable.
+result<durability> resolve_durability(std::optional<durability> d);
 
 /// redact_url drops the password of a postgresql:// URL.
 std::string redact_url(const std::string& url);

@@ -1,5 +1,6 @@
 // run_store over sql_db: creating and opening runs, rebuilding a run from its journal, the
 // approval decisions.
+#include <cstdlib>
 #include <random>
 
 #include "store/codec.hpp"
@@ -250,12 +251,29 @@ class sql_store final : public run_store {
 }  // namespace
 }  // namespace detail
 
-result<std::unique_ptr<run_store>> open_store(const std::string& location) {
+namespace detail {
+
+result<durability> resolve_durability(std::optional<durability> d) {
+  if (d) return *d;
+  const char* e = std::getenv("TOOLUSE_STORE_DURABILITY");
+  if (!e || !*e || std::string_view(e) == "process") return durability::process;
+  if (std::string_view(e) == "full") return durability::full;
+  return fail(errc::invalid_argument, std::string("TOOLUSE_STORE_DURABILITY is \"") + e +
+                                          "\"; set it to \"process\" (the default) or \"full\"");
+}
+
+}  // namespace detail
+
+result<std::unique_ptr<run_store>> open_store(const std::string& location,
+                                              const store_options& options) {
   if (location.empty())
     return fail(errc::invalid_argument,
                 "no store given; pass --store FILE (SQLite) or --store postgresql://... or set "
                 "TOOLUSE_STORE");
-  auto db = is_postgres(location) ? detail::open_postgres(location) : detail::open_sqlite(location);
+  auto d = detail::resolve_durability(options.durability);
+  if (!d) return fail(d.error());
+  auto db = is_postgres(location) ? detail::open_postgres(location, *d)
+                                  : detail::open_sqlite(location, *d);
   if (!db) return fail(db.error());
   if (auto s = detail::migrate(**db); !s) return fail(s.error());
   std::shared_ptr<detail::sql_db> shared(std::move(*db));

@@ -83,7 +83,7 @@ class sqlite_db final : public sql_db {
   status commit() override { return script("COMMIT"); }
   void rollback() override { (void)script("ROLLBACK"); }
   bool postgres() const override { return false; }
-  bool wait_notification(std::chrono::milliseconds) override { return false; }
+  bool wait_notification(std::chrono::milliseconds, int) override { return false; }
   std::string location() const override { return path_; }
 
  private:
@@ -100,7 +100,7 @@ class sqlite_db final : public sql_db {
 
 }  // namespace
 
-result<std::unique_ptr<sql_db>> open_sqlite(const std::string& path) {
+result<std::unique_ptr<sql_db>> open_sqlite(const std::string& path, durability d) {
   sqlite3* db = nullptr;
   int rc =
       sqlite3_open_v2(path.c_str(), &db,
@@ -113,12 +113,13 @@ result<std::unique_ptr<sql_db>> open_sqlite(const std::string& path) {
   }
   sqlite3_busy_timeout(db, 10000);
   auto out = std::make_unique<sqlite_db>(db, path);
-  // WAL: a committed step survives a crash of the process; synchronous=NORMAL skips the fsync
-  // per commit (a power loss may lose the last steps, never corrupt the file).
-  if (auto s =
-          out->script("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON");
-      !s)
-    return fail(s.error());
+  // WAL: a commit appends to the -wal file. synchronous=NORMAL (durability::process) writes it
+  // without an fsync: the step survives the process being killed (the data is in the OS), a
+  // power loss or OS crash may lose the last steps but never corrupts the file. FULL
+  // (durability::full) fsyncs the WAL at every commit.
+  std::string pragmas = std::string("PRAGMA journal_mode=WAL; PRAGMA synchronous=") +
+                        (d == durability::full ? "FULL" : "NORMAL") + "; PRAGMA foreign_keys=ON";
+  if (auto s = out->script(pragmas); !s) return fail(s.error());
   return std::unique_ptr<sql_db>(std::move(out));
 }
 
