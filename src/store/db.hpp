@@ -6,6 +6,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,39 @@ class sql_db {
   /// `wake_fd`, when not -1, ends the wait early once readable (a stop request); false then.
   virtual bool wait_notification(std::chrono::milliseconds timeout, int wake_fd = -1) = 0;
   virtual std::string location() const = 0;
+  /// lock_run takes the lock that lets one process at a time run (or resume) run `id`. It is
+  /// held until the returned handle is destroyed or the process dies (kill -9 included): an
+  /// OFD byte-range lock on the file "<store>-runs.lock" (SQLite), a session advisory lock
+  /// (PostgreSQL; a lock held by a connection that just died is waited for, up to 5 s).
+  /// The handle must not outlive this sql_db. Errors: errc::already_exists when another
+  /// process holds it, or another journal of this process.
+  result<std::shared_ptr<void>> lock_run(const std::string& id) {
+    std::lock_guard lock(mutex);
+    if (!locked_runs_.insert(id).second) return fail(errc::already_exists, busy(id));
+    auto held = lock_run_impl(id);
+    if (!held) {
+      locked_runs_.erase(id);
+      return fail(held.error());
+    }
+    return std::shared_ptr<void>(static_cast<void*>(this), [this, id, h = *held](void*) mutable {
+      std::lock_guard l(mutex);
+      h.reset();
+      locked_runs_.erase(id);
+    });
+  }
+
+ protected:
+  virtual result<std::shared_ptr<void>> lock_run_impl(const std::string& id) = 0;
+  std::string busy(const std::string& id) const {
+    return "the run " + id + " is being run by another process (it holds the run's lock in " +
+           location() + "); wait for it to end or stop it, then `tooluse runs resume " + id +
+           "`";
+  }
+
+ private:
+  std::set<std::string> locked_runs_;
+
+ public:
 
   std::recursive_mutex mutex;
 };

@@ -71,6 +71,23 @@ class pg_db final : public sql_db {
   }
   std::string location() const override { return url_; }
 
+  result<std::shared_ptr<void>> lock_run_impl(const std::string& id) override {
+    std::lock_guard lock(mutex);
+    // A session lock: held until unlocked or the connection ends (the process died). The wait
+    // covers a killed process whose server backend has not noticed yet.
+    if (auto s = script("SET lock_timeout = '5s'"); !s) return fail(s.error());
+    auto r = exec("SELECT pg_advisory_lock(hashtextextended($1, 18))", {id});
+    (void)script("RESET lock_timeout");
+    if (!r) {
+      if (r.error().code == errc::timeout) return fail(errc::already_exists, busy(id));
+      return fail(r.error());
+    }
+    return std::shared_ptr<void>(static_cast<void*>(this), [this, id](void*) {
+      std::lock_guard l(mutex);
+      (void)exec("SELECT pg_advisory_unlock(hashtextextended($1, 18))", {id});
+    });
+  }
+
  private:
   bool drain() {
     bool got = false;
@@ -92,6 +109,7 @@ class pg_db final : public sql_db {
       std::string msg = trim(PQresultErrorMessage(r));
       const char* state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
       bool unique = state && std::string(state) == "23505";
+      bool lock_timeout = state && std::string(state) == "55P03";
       PQclear(r);
       if (PQstatus(conn_) == CONNECTION_BAD) {  // the next call runs on a new connection
         PQreset(conn_);
@@ -99,7 +117,9 @@ class pg_db final : public sql_db {
         if (PQstatus(conn_) == CONNECTION_OK)
           for (const auto& q : session_) PQclear(PQexec(conn_, q.c_str()));
       }
-      return fail(unique ? errc::already_exists : errc::io_error,
+      return fail(unique         ? errc::already_exists
+                  : lock_timeout ? errc::timeout
+                                 : errc::io_error,
                   "PostgreSQL store " + url_ + ": " + msg);
     }
     rows out;

@@ -134,12 +134,19 @@ class sql_store final : public run_store {
                         "`");
       return fail(r.error());
     }
-    return std::shared_ptr<run_journal>(std::make_shared<store_journal>(db_, id, 1));
+    auto held = db_->lock_run(id);  // a new run's lock is free unless someone resumes it now
+    if (!held) return fail(held.error());
+    return std::shared_ptr<run_journal>(
+        std::make_shared<store_journal>(db_, id, 1, std::move(*held)));
   }
 
   result<std::shared_ptr<run_journal>> open_run(const std::string& id) override {
     std::lock_guard lock(db_->mutex);
     if (auto i = run(id); !i) return fail(i.error());
+    // One process at a time: the lock is taken before the journal is read, so the journal
+    // cannot grow under a process that resumes.
+    auto held = db_->lock_run(id);
+    if (!held) return fail(held.error());
     auto r = db_->exec("SELECT MAX(seq) FROM tooluse_steps WHERE run_id = $1", {id});
     if (!r) return fail(r.error());
     std::int64_t next = r->empty() ? 1 : num((*r)[0][0]) + 1;
@@ -148,7 +155,8 @@ class sql_store final : public run_store {
                            {id, std::to_string(now_ms())});
         !u)
       return fail(u.error());
-    return std::shared_ptr<run_journal>(std::make_shared<store_journal>(db_, id, next));
+    return std::shared_ptr<run_journal>(
+        std::make_shared<store_journal>(db_, id, next, std::move(*held)));
   }
 
   result<run_snapshot> snapshot(const std::string& id) override {

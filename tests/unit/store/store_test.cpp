@@ -48,9 +48,17 @@ void journal_and_rebuild(store::run_store& s) {
   EXPECT_EQ(snap->results.at("c1").all_text(), "one");
   EXPECT_EQ(snap->usage.input_tokens, 10);
 
+  // One journal at a time: the run is refused while its journal lives (as it is to another
+  // process, which the integration tests check).
+  auto busy = s.open_run("run-a");
+  ASSERT_FALSE(busy);
+  EXPECT_EQ(busy.error().code, errc::already_exists);
+  EXPECT_NE(busy.error().message.find("is being run by another process"), std::string::npos);
+  j->reset();
+
   // Resumed: a new journal continues the sequence.
   auto j2 = s.open_run("run-a");
-  ASSERT_TRUE(j2);
+  ASSERT_TRUE(j2) << j2.error().message;
   ASSERT_TRUE((*j2)->tool_finished(1, c2, tool_result::text("two"), std::chrono::milliseconds(1)));
   ASSERT_TRUE((*j2)->model_request(2));
   llm::chat_response fin;
