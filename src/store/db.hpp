@@ -64,15 +64,13 @@ class sql_db {
   virtual result<std::shared_ptr<void>> lock_run_impl(const std::string& id) = 0;
   std::string busy(const std::string& id) const {
     return "the run " + id + " is being run by another process (it holds the run's lock in " +
-           location() + "); wait for it to end or stop it, then `tooluse runs resume " + id +
-           "`";
+           location() + "); wait for it to end or stop it, then `tooluse runs resume " + id + "`";
   }
 
  private:
   std::set<std::string> locked_runs_;
 
  public:
-
   std::recursive_mutex mutex;
 };
 

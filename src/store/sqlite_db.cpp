@@ -6,7 +6,6 @@
 
 #include <cerrno>
 #include <cstring>
-
 #include <map>
 
 #include "store/db.hpp"
@@ -102,7 +101,7 @@ class sqlite_db final : public sql_db {
                                       "; check the store folder's permissions");
     std::uint64_t h = 1469598103934665603ull;  // FNV-1a: the byte the run's lock covers
     for (unsigned char c : id) h = (h ^ c) * 1099511628211ull;
-    struct flock l{};
+    struct flock l {};
     l.l_type = F_WRLCK;
     l.l_whence = SEEK_SET;
     l.l_start = off_t(h >> 2);
@@ -110,10 +109,9 @@ class sqlite_db final : public sql_db {
     if (::fcntl(fd, F_OFD_SETLK, &l) != 0) {
       int e = errno;
       ::close(fd);
-      if (e == EAGAIN || e == EACCES)
-        return fail(errc::already_exists, busy(id));
-      return fail(errc::io_error, "cannot lock the run " + id + " in \"" + file +
-                                      "\": " + std::strerror(e));
+      if (e == EAGAIN || e == EACCES) return fail(errc::already_exists, busy(id));
+      return fail(errc::io_error,
+                  "cannot lock the run " + id + " in \"" + file + "\": " + std::strerror(e));
     }
     return std::shared_ptr<void>(new int(fd), [](int* p) {
       ::close(*p);  // releases the lock
