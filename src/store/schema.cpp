@@ -73,7 +73,7 @@ CREATE TABLE IF NOT EXISTS tooluse_queue_limits (
 const char* v3_postgres = R"sql(
 CREATE INDEX IF NOT EXISTS tooluse_queue_open ON tooluse_queue (queue, id) WHERE finished_at IS NULL;
 DROP INDEX IF EXISTS tooluse_queue_ready;
-ALTER TABLE tooluse_queue SET (fillfactor = 70);
+ALTER TABLE tooluse_queue SET (fillfactor = 50);
 )sql";
 
 }  // namespace
