@@ -3,10 +3,10 @@
 // $1, $2, ... placeholders and text parameters; rows come back as optional strings (NULL is
 // nullopt). Not thread-safe: the store serialises calls with `mutex`.
 #include <chrono>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -43,21 +43,24 @@ class sql_db {
   /// held until the returned handle is destroyed or the process dies (kill -9 included): an
   /// OFD byte-range lock on the file "<store>-runs.lock" (SQLite), a session advisory lock
   /// (PostgreSQL; a lock held by a connection that just died is waited for, up to 5 s).
-  /// The handle must not outlive this sql_db. Errors: errc::already_exists when another
-  /// process holds it, or another journal of this process.
+  /// The handle must not outlive this sql_db. Within one process the lock is shared: a second
+  /// journal of a run this connection holds gets the same lock (the process coordinates its
+  /// own journals; the `(run_id, seq)` key still refuses interleaved writes).
+  /// Errors: errc::already_exists when another process holds it.
   result<std::shared_ptr<void>> lock_run(const std::string& id) {
     std::lock_guard lock(mutex);
-    if (!locked_runs_.insert(id).second) return fail(errc::already_exists, busy(id));
+    if (auto it = locked_runs_.find(id); it != locked_runs_.end())
+      if (auto held = it->second.lock()) return held;
     auto held = lock_run_impl(id);
-    if (!held) {
-      locked_runs_.erase(id);
-      return fail(held.error());
-    }
-    return std::shared_ptr<void>(static_cast<void*>(this), [this, id, h = *held](void*) mutable {
+    if (!held) return fail(held.error());
+    std::shared_ptr<void> out(static_cast<void*>(this), [this, id, h = *held](void*) mutable {
       std::lock_guard l(mutex);
       h.reset();
-      locked_runs_.erase(id);
+      if (auto it = locked_runs_.find(id); it != locked_runs_.end() && it->second.expired())
+        locked_runs_.erase(it);
     });
+    locked_runs_[id] = out;
+    return out;
   }
 
  protected:
@@ -68,7 +71,7 @@ class sql_db {
   }
 
  private:
-  std::set<std::string> locked_runs_;
+  std::map<std::string, std::weak_ptr<void>> locked_runs_;
 
  public:
   std::recursive_mutex mutex;
