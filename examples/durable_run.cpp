@@ -57,6 +57,7 @@ int main() {
 
   model.down = false;  // later, maybe in another process:
   auto reopened = (*store)->open_run("example-run");
+  if (!reopened) return std::cerr << reopened.error().message << "\n", 1;
   auto snapshot = (*store)->snapshot("example-run");
   agent second(model, tools, {.journal = *reopened});
   auto resumed = second.resume(*snapshot);

@@ -161,6 +161,7 @@ void setup(CLI::App& app, app_state& state) {
   runs->require_subcommand(1);
   runs->footer(
       "The store is --store FILE (SQLite) or --store postgresql://... (default $TOOLUSE_STORE).\n"
+      "TOOLUSE_STORE_DURABILITY=full makes every step wait for its fsync (default: process).\n"
       "See docs/durable-runs.md.");
   auto f = std::make_shared<runs_flags>();
   auto add_store = [f](CLI::App* c) {

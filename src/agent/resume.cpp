@@ -1,4 +1,5 @@
 // agent::resume: continue a journaled run from its snapshot without repeating completed work.
+#include "tool_offer.hpp"
 #include "tooluse/agent/agent.hpp"
 #include "tooluse/agent/journal.hpp"
 
@@ -10,6 +11,7 @@ result<run_result> agent::resume(const run_snapshot& snapshot, std::stop_token s
   seen_calls_.clear();
   previous_usage_.reset();
   history_ = snapshot.history;
+  offer_->restore(history_);  // the tools earlier searches loaded are offered again
   last_.turns = snapshot.turns;
   last_.usage = snapshot.usage;
   last_.tool_calls = snapshot.tool_calls;

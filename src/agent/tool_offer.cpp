@@ -77,6 +77,17 @@ void tool_offer::prepare(llm::chat_request& req, const std::vector<std::string>&
   }
 }
 
+void tool_offer::restore(const std::vector<llm::message>& history) {
+  loaded_.clear();
+  llm::chat_request probe;
+  prepare(probe, {});  // decides whether tooluse searches, and indexes the tools
+  if (!searching_) return;
+  for (const auto& m : history)
+    if (m.role == llm::role::assistant)
+      for (const auto& c : m.tool_calls)
+        if (is_search_call(c)) (void)run_search(c);
+}
+
 bool tool_offer::is_search_call(const tool_call& c) const {
   return searching_ && c.name == options_.tool_name && !tools_.find(c.name);
 }

@@ -26,6 +26,10 @@ class tool_offer {
   tool_result run_search(const tool_call& c);
   /// reset forgets the loaded tools (a new conversation).
   void reset() { loaded_.clear(); }
+  /// restore reloads the tools the searches in `history` found (a resumed run): each search
+  /// call is ranked again against the same registry, so the next request offers what the
+  /// model saw loaded before the crash.
+  void restore(const std::vector<llm::message>& history);
 
  private:
   tool search_tool() const;

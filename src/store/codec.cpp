@@ -81,7 +81,8 @@ json usage_json(const llm::usage& u) {
           {"output_tokens", u.output_tokens},
           {"cache_read_tokens", u.cache_read_tokens},
           {"cache_write_tokens", u.cache_write_tokens},
-          {"cost", u.cost}, {"requests", u.requests}};
+          {"cost", u.cost},
+          {"requests", u.requests}};
 }
 
 llm::usage usage_from_json(const json& j) {

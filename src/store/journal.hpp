@@ -13,8 +13,10 @@ std::int64_t now_ms();
 
 class store_journal final : public run_journal {
  public:
-  store_journal(std::shared_ptr<sql_db> db, std::string id, std::int64_t next_seq)
-      : db_(std::move(db)), id_(std::move(id)), next_seq_(next_seq) {}
+  /// `lock` is the run's lock (sql_db::lock_run), released with the journal.
+  store_journal(std::shared_ptr<sql_db> db, std::string id, std::int64_t next_seq,
+                std::shared_ptr<void> lock)
+      : db_(std::move(db)), id_(std::move(id)), next_seq_(next_seq), lock_(std::move(lock)) {}
 
   std::string run_id() const override { return id_; }
   status started(const std::vector<llm::message>& history) override;
@@ -39,6 +41,7 @@ class store_journal final : public run_journal {
   std::shared_ptr<sql_db> db_;
   std::string id_;
   std::int64_t next_seq_;
+  std::shared_ptr<void> lock_;  // after db_: released before the connection goes
 };
 
 }  // namespace tooluse::store::detail

@@ -3,9 +3,8 @@
 #include <libpq-fe.h>
 #include <poll.h>
 
-#include <map>
-
 #include <boost/url.hpp>
+#include <map>
 
 #include "store/db.hpp"
 
@@ -13,7 +12,8 @@ namespace tooluse::store::detail {
 
 std::string redact_url(const std::string& url) {
   auto parsed = boost::urls::parse_uri(url);
-  if (!parsed) return url.find('@') == std::string::npos ? url : "(a connection URL that does not parse)";
+  if (!parsed)
+    return url.find('@') == std::string::npos ? url : "(a connection URL that does not parse)";
   boost::urls::url u(*parsed);
   if (u.has_password()) u.set_password("***");
   return std::string(u.buffer());
@@ -50,19 +50,43 @@ class pg_db final : public sql_db {
     return {};
   }
 
+  /// session runs `sql` (SET, LISTEN) now and again on every new connection after a reset.
+  status session(const std::string& sql) override {
+    if (auto s = script(sql); !s) return s;
+    session_.push_back(sql);
+    return {};
+  }
+
   status begin() override { return script("BEGIN"); }
   status commit() override { return script("COMMIT"); }
   void rollback() override { (void)script("ROLLBACK"); }
   bool postgres() const override { return true; }
 
-  bool wait_notification(std::chrono::milliseconds timeout) override {
+  bool wait_notification(std::chrono::milliseconds timeout, int wake_fd) override {
     if (drain()) return true;
-    pollfd p{PQsocket(conn_), POLLIN, 0};
-    if (::poll(&p, 1, int(timeout.count())) <= 0) return false;
-    PQconsumeInput(conn_);
+    pollfd p[2] = {{PQsocket(conn_), POLLIN, 0}, {wake_fd, POLLIN, 0}};
+    if (::poll(p, wake_fd < 0 ? 1 : 2, int(timeout.count())) <= 0) return false;
+    if (p[0].revents) PQconsumeInput(conn_);
     return drain();
   }
   std::string location() const override { return url_; }
+
+  result<std::shared_ptr<void>> lock_run_impl(const std::string& id) override {
+    std::lock_guard lock(mutex);
+    // A session lock: held until unlocked or the connection ends (the process died). The wait
+    // covers a killed process whose server backend has not noticed yet.
+    if (auto s = script("SET lock_timeout = '5s'"); !s) return fail(s.error());
+    auto r = exec("SELECT pg_advisory_lock(hashtextextended($1, 18))", {id});
+    (void)script("RESET lock_timeout");
+    if (!r) {
+      if (r.error().code == errc::timeout) return fail(errc::already_exists, busy(id));
+      return fail(r.error());
+    }
+    return std::shared_ptr<void>(static_cast<void*>(this), [this, id](void*) {
+      std::lock_guard l(mutex);
+      (void)exec("SELECT pg_advisory_unlock(hashtextextended($1, 18))", {id});
+    });
+  }
 
  private:
   bool drain() {
@@ -85,12 +109,17 @@ class pg_db final : public sql_db {
       std::string msg = trim(PQresultErrorMessage(r));
       const char* state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
       bool unique = state && std::string(state) == "23505";
+      bool lock_timeout = state && std::string(state) == "55P03";
       PQclear(r);
       if (PQstatus(conn_) == CONNECTION_BAD) {  // the next call runs on a new connection
         PQreset(conn_);
         prepared_.clear();
+        if (PQstatus(conn_) == CONNECTION_OK)
+          for (const auto& q : session_) PQclear(PQexec(conn_, q.c_str()));
       }
-      return fail(unique ? errc::already_exists : errc::io_error,
+      return fail(unique         ? errc::already_exists
+                  : lock_timeout ? errc::timeout
+                                 : errc::io_error,
                   "PostgreSQL store " + url_ + ": " + msg);
     }
     rows out;
@@ -112,11 +141,12 @@ class pg_db final : public sql_db {
   PGconn* conn_;
   std::string url_;
   std::map<std::string, std::string> prepared_;
+  std::vector<std::string> session_;
 };
 
 }  // namespace
 
-result<std::unique_ptr<sql_db>> open_postgres(const std::string& url) {
+result<std::unique_ptr<sql_db>> open_postgres(const std::string& url, durability d) {
   PGconn* c = PQconnectdb(url.c_str());
   if (PQstatus(c) != CONNECTION_OK) {
     std::string m = PQerrorMessage(c);
@@ -126,7 +156,12 @@ result<std::unique_ptr<sql_db>> open_postgres(const std::string& url) {
                                     m + "; check the URL, that the server runs, and PGPASSWORD");
   }
   auto out = std::make_unique<pg_db>(c, url);
-  if (auto s = out->script("SET client_min_messages = warning"); !s) return fail(s.error());
+  // durability::process: a commit returns before the server flushed its WAL (the server does
+  // within 3 x wal_writer_delay, 600 ms by default). A step survives the tooluse process being
+  // killed; a crash of the server or the machine may lose the last steps, in order.
+  std::string set = "SET client_min_messages = warning";
+  if (d == durability::process) set += "; SET synchronous_commit = off";
+  if (auto s = out->session(set); !s) return fail(s.error());
   return std::unique_ptr<sql_db>(std::move(out));
 }
 

@@ -2,6 +2,7 @@
 // worker (claim with FOR UPDATE SKIP LOCKED under a lease, heartbeat, finish, notify).
 #include "tooluse/store/queue.hpp"
 
+#include <sys/eventfd.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -25,12 +26,15 @@ struct tool_queue::impl {
 
 namespace {
 
-result<std::unique_ptr<detail::sql_db>> connect(const std::string& url) {
+result<std::unique_ptr<detail::sql_db>> connect(const std::string& url,
+                                                std::optional<durability> want) {
   if (!is_postgres(url))
     return fail(errc::invalid_argument,
                 "a tool-call queue needs a PostgreSQL store (--store postgresql://...), not \"" +
                     url + "\"");
-  auto db = detail::open_postgres(url);
+  auto d = detail::resolve_durability(want);
+  if (!d) return fail(d.error());
+  auto db = detail::open_postgres(url, *d);
   if (!db) return fail(db.error());
   if (auto s = detail::migrate(**db); !s) return fail(s.error());
   return db;
@@ -38,16 +42,40 @@ result<std::unique_ptr<detail::sql_db>> connect(const std::string& url) {
 
 std::string key_of(const std::string& run_id, const tool_call& c) { return run_id + "/" + c.id; }
 
+// stop_fd is an eventfd that becomes readable when `stop` is requested, so that a wait for a
+// notification ends at once.
+class stop_fd {
+ public:
+  explicit stop_fd(std::stop_token stop) : fd_(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {
+    cb_.emplace(std::move(stop), [fd = fd_] {
+      std::uint64_t one = 1;
+      if (fd >= 0) (void)!::write(fd, &one, sizeof one);
+    });
+  }
+  ~stop_fd() {
+    cb_.reset();  // before the fd closes: the callback may be running on another thread
+    if (fd_ >= 0) ::close(fd_);
+  }
+  stop_fd(const stop_fd&) = delete;
+  stop_fd& operator=(const stop_fd&) = delete;
+  int fd() const { return fd_; }
+
+ private:
+  int fd_;
+  std::optional<std::stop_callback<std::function<void()>>> cb_;
+};
+
 }  // namespace
 
 tool_queue::tool_queue(std::unique_ptr<impl> i) : impl_(std::move(i)) {}
 tool_queue::~tool_queue() = default;
 
 result<std::unique_ptr<tool_queue>> tool_queue::open(const std::string& url,
-                                                     const std::string& name) {
-  auto db = connect(url);
+                                                     const std::string& name,
+                                                     const store_options& options) {
+  auto db = connect(url, options.durability);
   if (!db) return fail(db.error());
-  if (auto s = (*db)->script("LISTEN tooluse_done"); !s) return fail(s.error());
+  if (auto s = (*db)->session("LISTEN tooluse_done"); !s) return fail(s.error());
   auto i = std::make_unique<impl>();
   i->db = std::move(*db);
   i->name = name;
@@ -67,20 +95,22 @@ std::vector<tool_result> tool_queue::run(std::span<const tool_call> calls,
     slot[key] = i;
     rows.push_back({{"k", key}, {"c", dump_json(detail::call_to_json(calls[i]))}});
   }
-  // One statement for the batch; a key enqueued before (a resumed run) is left as it is.
+  // One statement (one round trip) for the batch and the workers' wake-up; a key enqueued
+  // before (a resumed run) is left as it is.
   auto ins = db.exec(
-      "INSERT INTO tooluse_queue (queue, idempotency_key, run_id, call) "
+      "WITH i AS (INSERT INTO tooluse_queue (queue, idempotency_key, run_id, call) "
       "SELECT $1, v.k, $2, v.c FROM json_to_recordset($3::json) AS v(k text, c text) "
-      "ON CONFLICT (idempotency_key) DO NOTHING",
+      "ON CONFLICT (idempotency_key) DO NOTHING RETURNING 1) "
+      "SELECT pg_notify('tooluse_queue', $1)",
       {impl_->name, run_id, dump_json(rows)});
   if (!ins) {
     for (auto& x : out)
       x = tool_result::error("the tool-call queue failed: " + ins.error().message);
     return out;
   }
-  (void)db.exec("SELECT pg_notify('tooluse_queue', $1)", {impl_->name});
   size_t done = 0;
   std::vector<char> have(calls.size(), 0);
+  stop_fd wake(stop);
   while (done < calls.size()) {
     auto r = db.exec(
         "SELECT idempotency_key, result FROM tooluse_queue WHERE idempotency_key IN "
@@ -88,7 +118,9 @@ std::vector<tool_result> tool_queue::run(std::span<const tool_call> calls,
         {dump_json(keys)});
     if (r) {
       for (const auto& row : *r) {
-        size_t i = slot[*row[0]];
+        auto at = slot.find(row[0].value_or(""));
+        if (at == slot.end()) continue;
+        size_t i = at->second;
         if (have[i]) continue;
         auto res = result_from_json(json::parse(row[1].value_or("{}"), nullptr, false));
         out[i] = res ? *res : tool_result::error("the worker's result could not be read");
@@ -97,13 +129,16 @@ std::vector<tool_result> tool_queue::run(std::span<const tool_call> calls,
       }
     }
     if (done == calls.size()) break;
+    keys = json::array();  // ask only for the results still missing
+    for (const auto& [k, i] : slot)
+      if (!have[i]) keys.push_back(k);
     if (stop.stop_requested()) {
       for (size_t i = 0; i < calls.size(); ++i)
         if (!have[i]) out[i] = tool_result::error("cancelled while the call waited in the queue");
       break;
     }
     // Woken by the worker's NOTIFY; the timeout only bounds how late a lost wake-up is noticed.
-    db.wait_notification(std::chrono::milliseconds(500));
+    db.wait_notification(std::chrono::milliseconds(500), wake.fd());
   }
   return out;
 }
@@ -169,14 +204,17 @@ std::uint64_t queue_worker::completed() const { return impl_->completed.load(); 
 
 status queue_worker::run(std::stop_token stop) {
   auto& me = *impl_;
-  auto dbr = connect(me.url);
+  auto dbr = connect(me.url, me.options.durability);
   if (!dbr) return fail(dbr.error());
-  auto beat = connect(me.url);
+  auto beat = connect(me.url, me.options.durability);
   if (!beat) return fail(beat.error());
   auto& db = **dbr;
-  if (auto s = db.script("LISTEN tooluse_queue"); !s) return s;
+  if (auto s = db.session("LISTEN tooluse_queue"); !s) return s;
   const std::string lease_s = std::to_string(double(me.options.lease.count()) / 1000.0);
   const std::string& wid = me.options.worker_id;
+  // The calls this worker runs now, by id, for the heartbeat.
+  std::mutex held_mu;
+  std::string held;  // a PostgreSQL bigint[] literal, "{1,2}"; empty: none
   // Heartbeat: extend this worker's leases every third of a lease, on its own connection.
   std::jthread heart([&, lease_s](std::stop_token hs) {
     std::mutex m;
@@ -185,30 +223,68 @@ status queue_worker::run(std::stop_token stop) {
       std::unique_lock lk(m);
       cv.wait_for(lk, hs, me.options.lease / 3, [] { return false; });
       if (hs.stop_requested()) break;
+      std::string ids;
+      {
+        std::lock_guard g(held_mu);
+        if (held.empty()) continue;
+        ids = held;
+      }
       (void)(*beat)->exec(
           "UPDATE tooluse_queue SET lease_until = now() + ($2 || ' seconds')::interval "
-          "WHERE worker = $1 AND status = 'leased'",
-          {wid, lease_s});
+          "WHERE id = ANY($3::bigint[]) AND worker = $1 "
+          "AND status = 'leased'",
+          {wid, lease_s, ids});
     }
   });
+  stop_fd wake(stop);
   me.log("worker " + wid + " takes calls from queue \"" + me.queue + "\"");
+  // The claim: up to `batch` calls that are queued (and not held back by a rate limit) or
+  // whose lease expired, oldest first, skipping the rows other workers are locking.
+  auto claim_sql = [](const char* also) {
+    return std::string(
+               "UPDATE tooluse_queue SET status = 'leased', worker = $2, attempts = attempts + 1, "
+               "lease_until = now() + ($3 || ' seconds')::interval "
+               "WHERE id IN (SELECT id FROM tooluse_queue WHERE queue = $1 AND finished_at IS NULL "
+               "AND (lease_until IS NULL OR lease_until <= now())") +
+           also +
+           " ORDER BY id LIMIT $4 FOR UPDATE SKIP LOCKED) "
+           "RETURNING id, idempotency_key, run_id, call, attempts";
+  };
+  const std::string claim = claim_sql("");
+  const std::string batch = std::to_string(me.options.batch);
+  // Finishing a batch and claiming the next is one statement (one round trip, one commit):
+  // `d` writes the results and wakes the runs, `c` claims (its snapshot is the statement's, so
+  // it must not take the calls `d` finishes, even with an expired lease); the last row carries
+  // how many `d` finished.
+  const std::string finish_and_claim =
+      "WITH d AS (UPDATE tooluse_queue q SET status = 'done', result = v.result, "
+      "finished_at = now(), lease_until = NULL "
+      "FROM json_to_recordset($5::json) AS v(id bigint, result text) "
+      "WHERE q.id = ANY($6::bigint[]) AND q.id = v.id AND q.worker = $2 "
+      "AND q.status = 'leased' RETURNING q.id, pg_notify('tooluse_done', $1)), "
+      "c AS (" +
+      claim_sql(" AND id <> ALL($6::bigint[])") +
+      ") "
+      "SELECT id::text, idempotency_key, run_id, call, attempts::text FROM c "
+      "UNION ALL SELECT NULL, NULL, NULL, NULL, (SELECT count(*) FROM d)::text";
+  std::optional<detail::rows> next;  // claimed along with the last batch's results
   while (!stop.stop_requested()) {
-    auto claimed = db.exec(
-        "UPDATE tooluse_queue SET status = 'leased', worker = $2, attempts = attempts + 1, "
-        "lease_until = now() + ($3 || ' seconds')::interval "
-        "WHERE id IN (SELECT id FROM tooluse_queue WHERE queue = $1 AND ((status = 'queued' AND "
-        "(lease_until IS NULL OR lease_until <= now())) OR "
-        "(status = 'leased' AND lease_until < now())) ORDER BY id LIMIT $4 FOR UPDATE SKIP LOCKED) "
-        "RETURNING id, idempotency_key, run_id, call, attempts",
-        {me.queue, wid, lease_s, std::to_string(me.options.batch)});
-    if (!claimed) {
-      me.log("claim failed: " + claimed.error().message);
-      db.wait_notification(me.options.lease / 4);
-      continue;
+    detail::rows claimed;
+    if (next) {
+      claimed = std::move(*next);
+      next.reset();
+    } else {
+      auto c = db.exec(claim, {me.queue, wid, lease_s, batch});
+      if (!c) {
+        me.log("claim failed: " + c.error().message);
+        db.wait_notification(me.options.lease / 4, wake.fd());
+        continue;
+      }
+      claimed = std::move(*c);
     }
-    if (claimed->empty()) {
+    if (claimed.empty()) {
       // Woken by a run's NOTIFY; the timeout lets this worker take over expired leases.
-      db.wait_notification(me.options.lease / 2);
+      db.wait_notification(me.options.lease / 2, wake.fd());
       continue;
     }
     struct job {
@@ -217,7 +293,7 @@ status queue_worker::run(std::stop_token stop) {
       std::future<tool_result> result;
     };
     std::vector<job> jobs;
-    for (const auto& row : *claimed) {
+    for (const auto& row : claimed) {
       job j{*row[0],
             *row[1],
             detail::call_from_json(json::parse(row[3].value_or("{}"), nullptr, false)),
@@ -245,21 +321,51 @@ status queue_worker::run(std::stop_token stop) {
       j.result = me.executor.submit(j.call, o);
       jobs.push_back(std::move(j));
     }
+    std::string ids = "{";  // a bigint[]: the finish finds its rows by the primary key
+    for (auto& j : jobs) ids += (ids.size() > 1 ? "," : "") + j.id;
+    ids += "}";
+    {
+      std::lock_guard g(held_mu);
+      held = jobs.empty() ? "" : ids;
+    }
     json done = json::array();
     for (auto& j : jobs)
       done.push_back(
           {{"id", std::stoll(j.id)}, {"result", dump_json(result_to_json(j.result.get()))}});
-    auto fin = db.exec(
-        "WITH d AS (UPDATE tooluse_queue q SET status = 'done', result = v.result, finished_at = "
-        "now(), "
-        "lease_until = NULL FROM json_to_recordset($1::json) AS v(id bigint, result text) "
-        "WHERE q.id = v.id AND q.worker = $2 AND q.status = 'leased' RETURNING q.id) "
-        "SELECT count(*), pg_notify('tooluse_done', $3) FROM d",
-        {dump_json(done), wid, me.queue});
-    if (!fin)
+    const bool more = !stop.stop_requested();
+    auto fin =
+        more ? db.exec(finish_and_claim, {me.queue, wid, lease_s, batch, dump_json(done), ids})
+             : db.exec(
+                   "WITH d AS (UPDATE tooluse_queue q SET status = 'done', result = "
+                   "v.result, finished_at = now(), lease_until = NULL "
+                   "FROM json_to_recordset($3::json) AS v(id bigint, result text) "
+                   "WHERE q.id = ANY($4::bigint[]) AND q.id = v.id AND q.worker = $2 "
+                   "AND q.status = 'leased' RETURNING q.id) "
+                   "SELECT NULL, NULL, NULL, NULL, count(*)::text, "
+                   "pg_notify('tooluse_done', $1) FROM d",
+                   {me.queue, wid, dump_json(done), ids});
+    {
+      std::lock_guard g(held_mu);
+      held.clear();
+    }
+    if (!fin) {
       me.log("finishing failed: " + fin.error().message);
-    else
-      me.completed += std::stoull((*fin)[0][0].value_or("0"));
+      continue;
+    }
+    me.completed += std::stoull(fin->back()[4].value_or("0"));
+    fin->pop_back();
+    if (more) next = std::move(*fin);
+  }
+  // Calls claimed with the last results and not started go back to the queue at once.
+  if (next && !next->empty()) {
+    std::string ids = "{";
+    for (const auto& row : *next) ids += (ids.size() > 1 ? "," : "") + *row[0];
+    ids += "}";
+    (void)db.exec(
+        "WITH r AS (UPDATE tooluse_queue SET status = 'queued', worker = '', lease_until = NULL "
+        "WHERE id = ANY($2::bigint[]) AND worker = $1 AND status = 'leased' RETURNING id) "
+        "SELECT count(*), pg_notify('tooluse_queue', $3) FROM r",
+        {wid, ids, me.queue});
   }
   heart.request_stop();
   return {};

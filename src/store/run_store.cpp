@@ -1,5 +1,6 @@
 // run_store over sql_db: creating and opening runs, rebuilding a run from its journal, the
 // approval decisions.
+#include <cstdlib>
 #include <random>
 
 #include "store/codec.hpp"
@@ -133,12 +134,19 @@ class sql_store final : public run_store {
                         "`");
       return fail(r.error());
     }
-    return std::shared_ptr<run_journal>(std::make_shared<store_journal>(db_, id, 1));
+    auto held = db_->lock_run(id);  // a new run's lock is free unless someone resumes it now
+    if (!held) return fail(held.error());
+    return std::shared_ptr<run_journal>(
+        std::make_shared<store_journal>(db_, id, 1, std::move(*held)));
   }
 
   result<std::shared_ptr<run_journal>> open_run(const std::string& id) override {
     std::lock_guard lock(db_->mutex);
     if (auto i = run(id); !i) return fail(i.error());
+    // One process at a time: the lock is taken before the journal is read, so the journal
+    // cannot grow under a process that resumes.
+    auto held = db_->lock_run(id);
+    if (!held) return fail(held.error());
     auto r = db_->exec("SELECT MAX(seq) FROM tooluse_steps WHERE run_id = $1", {id});
     if (!r) return fail(r.error());
     std::int64_t next = r->empty() ? 1 : num((*r)[0][0]) + 1;
@@ -147,7 +155,8 @@ class sql_store final : public run_store {
                            {id, std::to_string(now_ms())});
         !u)
       return fail(u.error());
-    return std::shared_ptr<run_journal>(std::make_shared<store_journal>(db_, id, next));
+    return std::shared_ptr<run_journal>(
+        std::make_shared<store_journal>(db_, id, next, std::move(*held)));
   }
 
   result<run_snapshot> snapshot(const std::string& id) override {
@@ -250,12 +259,29 @@ class sql_store final : public run_store {
 }  // namespace
 }  // namespace detail
 
-result<std::unique_ptr<run_store>> open_store(const std::string& location) {
+namespace detail {
+
+result<durability> resolve_durability(std::optional<durability> d) {
+  if (d) return *d;
+  const char* e = std::getenv("TOOLUSE_STORE_DURABILITY");
+  if (!e || !*e || std::string_view(e) == "process") return durability::process;
+  if (std::string_view(e) == "full") return durability::full;
+  return fail(errc::invalid_argument, std::string("TOOLUSE_STORE_DURABILITY is \"") + e +
+                                          "\"; set it to \"process\" (the default) or \"full\"");
+}
+
+}  // namespace detail
+
+result<std::unique_ptr<run_store>> open_store(const std::string& location,
+                                              const store_options& options) {
   if (location.empty())
     return fail(errc::invalid_argument,
                 "no store given; pass --store FILE (SQLite) or --store postgresql://... or set "
                 "TOOLUSE_STORE");
-  auto db = is_postgres(location) ? detail::open_postgres(location) : detail::open_sqlite(location);
+  auto d = detail::resolve_durability(options.durability);
+  if (!d) return fail(d.error());
+  auto db = is_postgres(location) ? detail::open_postgres(location, *d)
+                                  : detail::open_sqlite(location, *d);
   if (!db) return fail(db.error());
   if (auto s = detail::migrate(**db); !s) return fail(s.error());
   std::shared_ptr<detail::sql_db> shared(std::move(*db));

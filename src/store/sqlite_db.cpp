@@ -1,7 +1,11 @@
 // The SQLite backend: one connection in WAL mode (readers never block the writer, and other
 // processes may read and approve while a run writes), prepared statements cached by text.
+#include <fcntl.h>
 #include <sqlite3.h>
+#include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <map>
 
 #include "store/db.hpp"
@@ -83,8 +87,37 @@ class sqlite_db final : public sql_db {
   status commit() override { return script("COMMIT"); }
   void rollback() override { (void)script("ROLLBACK"); }
   bool postgres() const override { return false; }
-  bool wait_notification(std::chrono::milliseconds) override { return false; }
+  bool wait_notification(std::chrono::milliseconds, int) override { return false; }
   std::string location() const override { return path_; }
+
+  result<std::shared_ptr<void>> lock_run_impl(const std::string& id) override {
+    if (path_.empty() || path_ == ":memory:") return std::shared_ptr<void>();
+    const std::string file = path_ + "-runs.lock";
+    // O_CLOEXEC: tool processes the run starts must not inherit (and keep) the lock.
+    int fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0)
+      return fail(errc::io_error, "cannot open the run lock file \"" + file +
+                                      "\": " + std::strerror(errno) +
+                                      "; check the store folder's permissions");
+    std::uint64_t h = 1469598103934665603ull;  // FNV-1a: the byte the run's lock covers
+    for (unsigned char c : id) h = (h ^ c) * 1099511628211ull;
+    struct flock l {};
+    l.l_type = F_WRLCK;
+    l.l_whence = SEEK_SET;
+    l.l_start = off_t(h >> 2);
+    l.l_len = 1;
+    if (::fcntl(fd, F_OFD_SETLK, &l) != 0) {
+      int e = errno;
+      ::close(fd);
+      if (e == EAGAIN || e == EACCES) return fail(errc::already_exists, busy(id));
+      return fail(errc::io_error,
+                  "cannot lock the run " + id + " in \"" + file + "\": " + std::strerror(e));
+    }
+    return std::shared_ptr<void>(new int(fd), [](int* p) {
+      ::close(*p);  // releases the lock
+      delete p;
+    });
+  }
 
  private:
   tooluse::error err(const char* what) const {
@@ -100,7 +133,7 @@ class sqlite_db final : public sql_db {
 
 }  // namespace
 
-result<std::unique_ptr<sql_db>> open_sqlite(const std::string& path) {
+result<std::unique_ptr<sql_db>> open_sqlite(const std::string& path, durability d) {
   sqlite3* db = nullptr;
   int rc =
       sqlite3_open_v2(path.c_str(), &db,
@@ -113,12 +146,13 @@ result<std::unique_ptr<sql_db>> open_sqlite(const std::string& path) {
   }
   sqlite3_busy_timeout(db, 10000);
   auto out = std::make_unique<sqlite_db>(db, path);
-  // WAL: a committed step survives a crash of the process; synchronous=NORMAL skips the fsync
-  // per commit (a power loss may lose the last steps, never corrupt the file).
-  if (auto s =
-          out->script("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON");
-      !s)
-    return fail(s.error());
+  // WAL: a commit appends to the -wal file. synchronous=NORMAL (durability::process) writes it
+  // without an fsync: the step survives the process being killed (the data is in the OS), a
+  // power loss or OS crash may lose the last steps but never corrupts the file. FULL
+  // (durability::full) fsyncs the WAL at every commit.
+  std::string pragmas = std::string("PRAGMA journal_mode=WAL; PRAGMA synchronous=") +
+                        (d == durability::full ? "FULL" : "NORMAL") + "; PRAGMA foreign_keys=ON";
+  if (auto s = out->script(pragmas); !s) return fail(s.error());
   return std::unique_ptr<sql_db>(std::move(out));
 }
 

@@ -16,6 +16,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <stop_token>
 #include <string>
@@ -23,6 +24,7 @@
 
 #include "tooluse/agent/agent.hpp"
 #include "tooluse/result.hpp"
+#include "tooluse/store/store.hpp"
 
 namespace tooluse::exec {
 class executor;
@@ -36,7 +38,8 @@ class tool_queue {
   /// open connects to PostgreSQL (creating the schema if needed) for queue `name`.
   /// Errors: errc::io_error with the server's message; errc::invalid_argument for a URL that is
   /// not postgresql://.
-  static result<std::unique_ptr<tool_queue>> open(const std::string& url, const std::string& name);
+  static result<std::unique_ptr<tool_queue>> open(const std::string& url, const std::string& name,
+                                                  const store_options& options = {});
   ~tool_queue();
 
   /// run enqueues `calls` of run `run_id` (a call already enqueued under the same key is not
@@ -65,6 +68,9 @@ struct worker_options {
   /// tools, when set, gives each tool's rate limit (tool::rate), which then holds across every
   /// worker of the queue: a call over the limit goes back to the queue until its window ends.
   const tool_registry* tools = nullptr;
+  /// what a claim or a result survives (store.hpp, durability); unset: as open_store. A result
+  /// lost to a database crash makes the call run again, with the same idempotency key.
+  std::optional<store::durability> durability;
 };
 
 /// queue_worker takes calls from a queue and runs them with an executor.

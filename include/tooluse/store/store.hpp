@@ -99,12 +99,34 @@ class run_store {
   virtual std::string location() const = 0;
 };
 
+/// durability says what a committed journal step survives (docs/durable-runs.md, "Durability").
+///  - process (the default): the tooluse process being killed at any moment (kill -9, a crash,
+///    a deploy). SQLite: WAL with synchronous=NORMAL, a commit is written to the -wal file
+///    without an fsync; an OS crash or power loss may lose the last steps (never corrupts the
+///    file). PostgreSQL: the session's synchronous_commit is off, a commit returns before the
+///    server flushed it (it does within 3 x wal_writer_delay, 600 ms by default); a crash of the
+///    server, the OS or power may lose the steps of that last moment, in order.
+///  - full: also an OS crash, power loss and a database server crash: every commit waits for
+///    its fsync (SQLite synchronous=FULL; PostgreSQL keeps the server's synchronous_commit, on
+///    by default), a few milliseconds a step on common disks.
+/// A lost step means a resumed run redoes it: a model request is asked again, and a tool call
+/// whose result was lost runs again with the same idempotency key.
+enum class durability { process, full };
+
+/// store_options tune open_store.
+struct store_options {
+  /// unset: $TOOLUSE_STORE_DURABILITY ("process" or "full"), else durability::process.
+  std::optional<store::durability> durability;
+};
+
 /// open_store opens (creating and migrating the schema if needed) the store at `location`: a
 /// file path for SQLite, or a `postgresql://` / `postgres://` URL (libpq's syntax; a password
 /// may come from PGPASSWORD or ~/.pgpass instead of the URL).
 /// Errors: errc::io_error when the database cannot be opened or the schema not created, with
-/// the backend's message; errc::unsupported for a schema newer than this tooluse knows.
-result<std::unique_ptr<run_store>> open_store(const std::string& location);
+/// the backend's message; errc::unsupported for a schema newer than this tooluse knows;
+/// errc::invalid_argument for a bad $TOOLUSE_STORE_DURABILITY.
+result<std::unique_ptr<run_store>> open_store(const std::string& location,
+                                              const store_options& options = {});
 
 /// is_postgres tells whether `location` names a PostgreSQL database.
 bool is_postgres(const std::string& location) noexcept;

@@ -192,6 +192,58 @@ TEST_P(durable_crash, resume_ends_with_the_same_answer_and_runs_completed_calls_
   EXPECT_EQ(j["answer"], expected_answer);
 }
 
+// Two processes resuming the same run: the second is refused while the first holds the
+// run's lock (here stopped right after a journal step), and makes no model request and no
+// tool call; the first then finishes the run with every call's effect once.
+class durable_resume_lock : public durable_crash {};
+
+TEST_P(durable_resume_lock, a_second_resume_of_a_running_run_is_refused) {
+  const auto& backend = std::get<0>(GetParam());
+  if (backend == "postgres") TOOLUSE_REQUIRE_POSTGRES(*cluster);
+  server.set_responder(model);
+  const std::string s = store(), id = "lock-" + backend;
+  auto paused = env;
+  paused["TOOLUSE_TEST_PAUSE_AT"] = "tool_finished:1";
+  pid_t first = spawn_tooluse(run_args(s, id, false), paused, dir.path(), "first");
+  ASSERT_GT(first, 0);
+  ASSERT_TRUE(wait_stopped(first)) << read_file(dir.path() / "first.err");
+  kill9(first);  // a crashed run: its lock went with the process
+
+  paused["TOOLUSE_TEST_PAUSE_AT"] = "tool_finished:1";
+  pid_t resumer =
+      spawn_tooluse({"runs", "resume", id, "--store", s}, paused, dir.path(), "resumer");
+  ASSERT_GT(resumer, 0);
+  ASSERT_TRUE(wait_stopped(resumer)) << read_file(dir.path() / "resumer.err");
+  const size_t requests = server.requests().size();
+  const size_t executions = lines(dir.path() / "executions.log").size();
+
+  auto second = run_tooluse({"runs", "resume", id, "--store", s}, env, dir.path());
+  EXPECT_NE(second.exit_code, 0);
+  EXPECT_NE(second.err.find("is being run by another process"), std::string::npos) << second.err;
+  EXPECT_EQ(server.requests().size(), requests);
+  EXPECT_EQ(lines(dir.path() / "executions.log").size(), executions);
+
+  ::kill(resumer, SIGCONT);
+  int st = 0;
+  ASSERT_EQ(waitpid(resumer, &st, 0), resumer);
+  ASSERT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0) << read_file(dir.path() / "resumer.err");
+  EXPECT_EQ(read_file(dir.path() / "resumer.out"), expected_answer + "\n");
+  auto effects = lines(dir.path() / "effects.log");
+  EXPECT_EQ(effects.size(), 3u);
+  EXPECT_EQ(lines(dir.path() / "executions.log").size(), 3u);
+
+  // Once it ended, the lock is free again: a resume of the finished run is not refused.
+  auto again = run_tooluse({"runs", "resume", id, "--store", s}, env, dir.path());
+  EXPECT_EQ(again.err.find("is being run by another process"), std::string::npos) << again.err;
+}
+
+const crash_case lock_case = {"resume_lock", kill_at::none, ""};
+
+INSTANTIATE_TEST_SUITE_P(all, durable_resume_lock,
+                         ::testing::Combine(::testing::Values("sqlite", "postgres"),
+                                            ::testing::Values(lock_case)),
+                         [](const auto& info) { return std::get<0>(info.param); });
+
 std::string case_name(const ::testing::TestParamInfo<std::tuple<std::string, crash_case>>& info) {
   return std::get<0>(info.param) + "_" + std::get<1>(info.param).name;
 }

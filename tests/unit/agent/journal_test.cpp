@@ -165,5 +165,35 @@ TEST(agent_journal, resume_reuses_journaled_results_and_runs_only_the_rest) {
   EXPECT_EQ(m.requests, 1);
 }
 
+// A resumed run offers again the tools its searches loaded before the crash.
+TEST(agent_journal, resume_offers_the_tools_earlier_searches_loaded) {
+  tool_registry tools;
+  for (const char* n : {"get_weather", "send_email", "read_file", "list_dir"})
+    tools.add({.name = n, .description = std::string("does ") + n},
+              [](const json&, call_context&) { return tool_result::text("ok"); });
+  class recording final : public llm::provider {
+   public:
+    std::vector<std::string> offered;
+    result<llm::chat_response> complete(const llm::chat_request& req, const llm::stream_callbacks&,
+                                        std::stop_token) override {
+      for (const auto& t : req.tools) offered.push_back(t.name);
+      return llm::chat_response{.reply = llm::message::assistant("sunny")};
+    }
+    std::string name() const override { return "recording"; }
+  } m;
+  auto search = tool_call::from_text("s1", "search_tools", R"({"query":"weather"})");
+  run_snapshot snap;
+  snap.history = {llm::message::user("weather?"), calls({search}).reply,
+                  llm::message::tool_result(search, tool_result::text("Loaded get_weather"))};
+  snap.turns = 1;
+  agent a(m, tools,
+          {.tool_search = {.use = tool_search_options::mode::always, .max_results = 1},
+           .journal = std::make_shared<memory_journal>()});
+  auto r = a.resume(snap);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_NE(std::find(m.offered.begin(), m.offered.end(), "get_weather"), m.offered.end());
+  EXPECT_EQ(std::find(m.offered.begin(), m.offered.end(), "send_email"), m.offered.end());
+}
+
 }  // namespace
 }  // namespace tooluse

@@ -48,9 +48,11 @@ void journal_and_rebuild(store::run_store& s) {
   EXPECT_EQ(snap->results.at("c1").all_text(), "one");
   EXPECT_EQ(snap->usage.input_tokens, 10);
 
+  j->reset();  // the crashed run's journal is gone (the lock to other processes with it)
+
   // Resumed: a new journal continues the sequence.
   auto j2 = s.open_run("run-a");
-  ASSERT_TRUE(j2);
+  ASSERT_TRUE(j2) << j2.error().message;
   ASSERT_TRUE((*j2)->tool_finished(1, c2, tool_result::text("two"), std::chrono::milliseconds(1)));
   ASSERT_TRUE((*j2)->model_request(2));
   llm::chat_response fin;
@@ -132,6 +134,29 @@ TEST(store_sqlite, reopening_keeps_the_runs_and_the_schema) {
   auto s = store::open_store(path);
   ASSERT_TRUE(s);
   EXPECT_TRUE((*s)->run("kept"));
+}
+
+// The run lock: a second connection (as another process has) is refused while a journal of
+// the run lives; this connection's own journals share it; it is free once they are gone.
+TEST(store_sqlite, a_run_is_locked_to_the_connection_whose_journal_runs_it) {
+  temp_dir dir;
+  std::string path = (dir.path() / "runs.db").string();
+  auto a = store::open_store(path);
+  auto b = store::open_store(path);
+  ASSERT_TRUE(a && b);
+  auto j = (*a)->create_run({.id = "locked"});
+  ASSERT_TRUE(j) << j.error().message;
+  auto other = (*b)->open_run("locked");
+  ASSERT_FALSE(other);
+  EXPECT_EQ(other.error().code, errc::already_exists);
+  EXPECT_NE(other.error().message.find("is being run by another process"), std::string::npos);
+  auto same = (*a)->open_run("locked");
+  ASSERT_TRUE(same) << same.error().message;
+  j->reset();
+  EXPECT_FALSE((*b)->open_run("locked"));  // `same` still holds it
+  same->reset();
+  auto now = (*b)->open_run("locked");
+  EXPECT_TRUE(now) << now.error().message;
 }
 
 TEST(store_sqlite, an_unwritable_path_is_an_io_error_naming_it) {
