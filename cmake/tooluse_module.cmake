@@ -50,6 +50,11 @@ function(tooluse_module)
               $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
   target_link_libraries(${target} PUBLIC ${M_DEPS} PRIVATE ${M_PRIVATE_DEPS})
   tooluse_apply_flags(${target})
+  if(TOOLUSE_SANITIZE)
+    # A sanitized static library needs the sanitizer runtime wherever it is linked, including a
+    # program that uses the installed package (scripts/check_install.sh).
+    target_link_options(${target} INTERFACE -fsanitize=${TOOLUSE_SANITIZE})
+  endif()
   set_property(GLOBAL APPEND PROPERTY TOOLUSE_MODULES ${target})
   set_property(GLOBAL APPEND PROPERTY TOOLUSE_MODULE_NAMES ${M_NAME})
   set_property(GLOBAL PROPERTY TOOLUSE_MODULE_${M_NAME}_HEADERS "${M_HEADERS}")

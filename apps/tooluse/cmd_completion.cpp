@@ -28,6 +28,7 @@ void walk(const CLI::App& app, const std::string& path, std::vector<node>& out) 
   node n{.path = path, .app = &app};
   for (const auto* s : children(app)) n.subs.push_back(s->get_name());
   for (const auto* o : app.get_options()) {
+    if (o->get_group().empty()) continue;  // hidden (deprecated aliases)
     for (const auto& l : o->get_lnames()) n.flags.push_back("--" + l);
     for (const auto& s : o->get_snames()) n.flags.push_back("-" + s);
   }
@@ -183,6 +184,7 @@ std::string man_page(const std::vector<node>& nodes) {
     if (n.path.empty() || !n.subs.empty()) continue;
     o << ".SS \"tooluse " << n.path << "\"\n" << roff(n.app->get_description()) << "\n";
     for (const auto* opt : n.app->get_options()) {
+      if (opt->get_group().empty()) continue;  // hidden (deprecated aliases)
       std::string names;
       for (const auto& s : opt->get_snames()) names += (names.empty() ? "" : ", ") + ("\\-" + s);
       for (const auto& l : opt->get_lnames())
@@ -202,6 +204,8 @@ std::string man_page(const std::vector<node>& nodes) {
        "read them.\n"
     << ".TP\n.B OTEL_EXPORTER_OTLP_ENDPOINT\nExport OpenTelemetry spans (OTLP/HTTP JSON) to this "
        "endpoint.\n"
+    << ".TP\n.B TOOLUSE_STORE\nThe durable run store (a SQLite file or a postgresql:// URL) "
+       "when --store is not given: run, runs, worker, trace serve.\n"
     << ".SH FILES\n.TP\n.I ~/.config/tooluse/config.toml\nDefaults for run and chat (checked: "
        "unknown keys and wrong types are errors).\n"
     << ".SH SEE ALSO\ndocs/cli.md\n";

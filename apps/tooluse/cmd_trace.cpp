@@ -1,4 +1,5 @@
-// tooluse trace serve FILE... [--http ADDR]: a web page showing runs recorded with --trace: the
+// tooluse trace serve [FILE | RUN_ID]... [--store LOCATION] [--http ADDR]: a web page showing
+// runs recorded with --trace or kept in the durable run store: the
 // conversation, each model request with its tokens and time, each tool call with its arguments,
 // result, duration and errors, and a timeline where parallel calls sit side by side. The page
 // follows a trace that is still being written.
@@ -7,6 +8,7 @@
 #include <iostream>
 
 #include "cli.hpp"
+#include "durable.hpp"
 #include "trace_server.hpp"
 
 namespace tooluse::cli {
@@ -15,31 +17,74 @@ std::string trace_page(const std::string& id, const json& initial) {
   static const std::string page =
 #include "trace_page.inc"
       ;
-  std::string data = dump_json(initial);
-  // Inside <script>, "</" could end the element early; "<\/" is the same JSON string.
-  for (size_t pos = 0; (pos = data.find("</", pos)) != std::string::npos; pos += 3)
-    data.replace(pos, 2, "<\\/");
+  // Inside <script>, "</script" or "<!--" in the data could change how the page is parsed;
+  // "<" occurs in JSON only inside strings, where "\u003c" is the same character.
+  auto script_json = [](const json& j) {
+    std::string data = dump_json(j), out;
+    for (char c : data) c == '<' ? out += "\\u003c" : out += c;
+    return out;
+  };
   std::string out = page;
   auto replace = [&](const std::string& key, const std::string& value) {
     if (auto pos = out.find(key); pos != std::string::npos) out.replace(pos, key.size(), value);
   };
-  replace("@RUN_ID@", id);  // ids are [A-Za-z0-9_.-] (trace_files_source)
-  replace("@INITIAL@", data);
+  replace("@RUN_ID@", script_json(id));  // a JS string literal, whatever the id holds
+  replace("@INITIAL@", script_json(initial));
   return out;
 }
 
 namespace {
 
 struct trace_options {
-  std::vector<std::string> files;
+  std::vector<std::string> args;  ///< trace files, and run ids of the store
+  std::string store;
   std::string http = "127.0.0.1:0";
 };
 
+// sources sorts the arguments into trace files (those that exist) and run ids of the store
+// (--store, or TOOLUSE_STORE when an argument is no file or there is none). With a store and
+// no run id, every stored run is listed.
+result<std::shared_ptr<run_source>> sources(const trace_options& o) {
+  std::vector<std::string> files, ids;
+  for (const auto& a : o.args) (std::filesystem::is_regular_file(a) ? files : ids).push_back(a);
+  std::string location = store_location(o.store);
+  bool use_store = !o.store.empty() || !ids.empty() || o.args.empty();
+  if (use_store && location.empty()) {
+    if (!ids.empty())
+      return fail(errc::invalid_argument,
+                  "trace serve: no trace file \"" + ids.front() +
+                      "\"; write one with tooluse run --trace FILE, or pass --store to show "
+                      "a stored run");
+    return fail(errc::invalid_argument,
+                "trace serve: give a trace file (tooluse run --trace FILE) or a run store "
+                "(--store FILE|postgresql://... or TOOLUSE_STORE)");
+  }
+  std::vector<std::shared_ptr<run_source>> list;
+  if (!files.empty()) list.push_back(trace_files_source(files));
+  if (use_store) {
+    // A viewer only reads: a SQLite file that is not there is a mistake, not a store to create.
+    if (!store::is_postgres(location) && !std::filesystem::exists(location))
+      return fail(errc::invalid_argument, "trace serve: no run store \"" + location +
+                                              "\"; runs are stored with tooluse run --store FILE");
+    auto store = store::open_store(location);
+    if (!store) return fail(store.error());
+    for (const auto& id : ids)
+      if (auto r = (*store)->run(id); !r)
+        return fail(errc::invalid_argument,
+                    "trace serve: " + r.error().message +
+                        (std::filesystem::exists(id) ? "" : " (and no trace file \"" + id + "\")"));
+    list.push_back(store_runs_source(std::move(*store), ids));
+  }
+  return combined_source(std::move(list));
+}
+
 int serve(const trace_options& o) {
-  for (const auto& f : o.files)
-    if (!std::filesystem::exists(f))
-      return usage_error("trace serve: no trace file \"" + f +
-                         "\"; write one with tooluse run --trace FILE");
+  auto source = sources(o);
+  if (!source) {
+    if (source.error().code == errc::invalid_argument) return usage_error(source.error().message);
+    std::cerr << "tooluse trace serve: " << source.error().message << "\n";
+    return 1;
+  }
   // HOST:PORT, [V6]:PORT, HOST or :PORT.
   std::string host = o.http, port_text;
   auto bad = [&] {
@@ -66,7 +111,7 @@ int serve(const trace_options& o) {
     if (port > 65535) return bad();
   }
   if (host.empty()) host = "127.0.0.1";
-  auto ok = serve_traces(trace_files_source(o.files), host, static_cast<unsigned short>(port));
+  auto ok = serve_traces(*source, host, static_cast<unsigned short>(port));
   if (!ok) {
     std::cerr << "tooluse: " << ok.error().message << "\n";
     return 1;
@@ -76,18 +121,28 @@ int serve(const trace_options& o) {
 
 void setup(CLI::App& app, app_state& state) {
   auto o = std::make_shared<trace_options>();
-  auto* trace = app.add_subcommand("trace", "Look at runs recorded with tooluse run --trace");
+  auto* trace = app.add_subcommand(
+      "trace", "Look at runs recorded with tooluse run --trace or kept in a run store");
   trace->require_subcommand(1);
-  auto* s = trace->add_subcommand("serve", "Show traces as a web page (live while still written)");
-  s->add_option("files", o->files, "Trace files written by tooluse run --trace FILE")->required();
+  auto* s = trace->add_subcommand(
+      "serve", "Show runs as a web page: trace files or stored runs (live while still written)");
+  s->add_option("runs", o->args,
+                "Trace files written by tooluse run --trace FILE, or run ids of the --store "
+                "(none: every stored run)");
+  s->add_option("--store", o->store,
+                "Show runs of this store: a SQLite file or a postgresql:// URL (default "
+                "$TOOLUSE_STORE)");
   s->add_option("--http", o->http, "Address to listen on, HOST:PORT (port 0: a free one)")
       ->capture_default_str();
   s->footer(
       "The address is printed on stderr (tooluse: trace viewer http://127.0.0.1:PORT/).\n"
       "The page is served by tooluse itself and loads nothing from elsewhere.\n"
-      "Example:\n  tooluse run \"What is 13! / 7?\" --trace run.jsonl &\n  tooluse trace serve "
+      "Examples:\n  tooluse run \"What is 13! / 7?\" --trace run.jsonl &\n  tooluse trace serve "
       "run.jsonl --http 127.0.0.1:8080\n"
-      "Exit status: 1 the address cannot be used, 2 bad usage.");
+      "  tooluse trace serve --store runs.db            # every stored run, newest first\n"
+      "  tooluse trace serve --store runs.db run-1234   # one of them\n"
+      "Exit status: 1 the address or the store cannot be used, 2 bad usage (e.g. an unknown "
+      "run id).");
   s->callback([o, &state] { state.action = [o] { return serve(*o); }; });
 }
 

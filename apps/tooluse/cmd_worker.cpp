@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "agent_setup.hpp"
+#include "conventions.hpp"
 #include "durable.hpp"
 #include "tooluse/exec/executor.hpp"
 #include "tooluse/store/queue.hpp"
@@ -17,7 +18,7 @@ struct worker_flags {
   std::string store;
   std::string queue;
   std::string id;
-  int lease_ms = 10000;
+  std::chrono::milliseconds lease{10000};
   int batch = 16;
   int threads = 16;
   bool yes = false;
@@ -53,7 +54,7 @@ int run_worker(worker_flags& f) {
   store::queue_worker worker(
       url, f.queue, executor,
       {.worker_id = f.id,
-       .lease = std::chrono::milliseconds(f.lease_ms),
+       .lease = f.lease,
        .batch = f.batch,
        .log = [](const std::string& s) { std::cerr << "tooluse worker: " << s << "\n"; },
        .tools = registry->get()});
@@ -74,9 +75,20 @@ void setup(CLI::App& app, app_state& state) {
                   "The PostgreSQL store, postgresql://... (default $TOOLUSE_STORE)");
   cmd->add_option("--queue", f->queue, "The queue's name")->required();
   cmd->add_option("--id", f->id, "This worker's name (default HOST-PID)");
-  cmd->add_option("--lease-ms", f->lease_ms,
-                  "A call this worker took is taken over by another worker this long after its "
-                  "last heartbeat (default 10000)");
+  add_duration_option(*cmd, "--lease", f->lease,
+                      "A call this worker took is taken over by another worker this long after "
+                      "its last heartbeat (e.g. 30s)");
+  // Deprecated: milliseconds without a unit. Hidden from help, completion and the man page.
+  cmd->add_option_function<long long>(
+         "--lease-ms",
+         [f](long long ms) {
+           if (ms <= 0) throw CLI::ValidationError("--lease-ms", "must be a positive number");
+           std::cerr << "tooluse worker: --lease-ms is deprecated; use --lease " +
+                            format_duration(std::chrono::milliseconds(ms)) + "\n";
+           f->lease = std::chrono::milliseconds(ms);
+         },
+         "Deprecated: --lease in milliseconds")
+      ->group("");
   cmd->add_option("--batch", f->batch, "Calls claimed at once and run in parallel (default 16)");
   cmd->add_option("--threads", f->threads, "Worker threads (default 16)");
   cmd->add_flag("--yes,-y", f->yes, "Run dangerous tools (otherwise they are refused)");

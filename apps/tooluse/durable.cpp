@@ -91,7 +91,10 @@ json settings_of(const model_flags& m, const registry_flags& r) {
   if (m.max_cost) s["max_cost"] = *m.max_cost;
   if (!r.mcp.empty()) {
     std::string text;
-    if (read_text_file(r.mcp, text)) s["mcp_config"] = json::parse(text, nullptr, false);
+    if (read_text_file(r.mcp, text)) {
+      auto config = parse_json(text);
+      s["mcp_config"] = config ? std::move(*config) : json(json::value_t::discarded);
+    }
   }
   return s;
 }

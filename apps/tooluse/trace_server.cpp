@@ -72,6 +72,21 @@ class files_source : public run_source {
   std::map<std::string, trace_file> files_;
 };
 
+// percent_decoded decodes %XX in a URL path segment (ids may hold any character).
+std::string percent_decoded(const std::string& s) {
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '%' && i + 2 < s.size() && std::isxdigit(static_cast<unsigned char>(s[i + 1])) &&
+        std::isxdigit(static_cast<unsigned char>(s[i + 2]))) {
+      out += static_cast<char>(std::stoi(s.substr(i + 1, 2), nullptr, 16));
+      i += 2;
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
+}
+
 bool loopback_host(std::string host) {
   if (auto colon = host.rfind(':');
       colon != std::string::npos && host.find(']') == std::string::npos)
@@ -115,7 +130,7 @@ http::response<http::string_body> answer(const http::request<http::string_body>&
   const std::string api = "/api/runs/", page = "/runs/";
   if (target.rfind(api, 0) == 0 && target.size() > api.size() + 7 &&
       target.compare(target.size() - 7, 7, "/events") == 0) {
-    std::string id = target.substr(api.size(), target.size() - api.size() - 7);
+    std::string id = percent_decoded(target.substr(api.size(), target.size() - api.size() - 7));
     std::size_t from = 0;
     if (query.rfind("from=", 0) == 0) from = std::strtoull(query.c_str() + 5, nullptr, 10);
     auto events = source.events(id, from);
@@ -127,7 +142,9 @@ http::response<http::string_body> answer(const http::request<http::string_body>&
   if (target == "/" && !runs.empty())
     id = runs.front().id;
   else if (target.rfind(page, 0) == 0)
-    id = target.substr(page.size());
+    id = percent_decoded(target.substr(page.size()));
+  if (target == "/" && runs.empty())
+    return reply(http::status::not_found, "no runs to show yet; reload when one is stored\n", text);
   if (id.empty()) return reply(http::status::not_found, "not found\n", text);
   auto events = source.events(id, 0);
   if (!events) return reply(http::status::not_found, events.error().message + "\n", text);

@@ -3,8 +3,8 @@
 // thread per connection) that serves one self-contained page (HTML, CSS and JS embedded in the
 // binary; nothing fetched from elsewhere) and the runs' events as JSON for the page to poll.
 //
-// Runs come from a run_source: today the --trace JSON Lines files named on the command line;
-// the durable run store plugs in as another run_source.
+// Runs come from run_sources: the --trace JSON Lines files named on the command line, and the
+// durable run store (--store), whose journal steps are shown as the events a trace file holds.
 
 #include <memory>
 #include <string>
@@ -12,12 +12,13 @@
 
 #include "tooluse/json.hpp"
 #include "tooluse/result.hpp"
+#include "tooluse/store/store.hpp"
 
 namespace tooluse::cli {
 
 /// run_info names one run a source can show.
 struct run_info {
-  std::string id;     ///< used in URLs (/runs/ID); [A-Za-z0-9_.-]
+  std::string id;     ///< used in URLs (/runs/ID, percent-encoded)
   std::string title;  ///< e.g. the trace file's name
 };
 
@@ -34,6 +35,21 @@ class run_source {
 /// trace_files_source serves --trace JSON Lines files; a line not yet ended by '\n' is left
 /// for the next read (the writer is mid-line).
 std::shared_ptr<run_source> trace_files_source(std::vector<std::string> paths);
+
+/// store_runs_source serves runs of the durable run store: those named in `ids`, or (empty)
+/// the newest 100. A run still being journaled grows between calls.
+std::shared_ptr<run_source> store_runs_source(std::unique_ptr<store::run_store> store,
+                                              std::vector<std::string> ids);
+
+/// stored_run_events turns a stored run's journal into trace events: started -> run (header:
+/// question, provider, model, tools), model_request, model_response (finish, usage, ms,
+/// message), tool_started -> tool_call, tool_finished -> tool_result (result text, is_error,
+/// ms), approval_waiting, answered -> answer, failed -> error; each with turn and ts (ms).
+json stored_run_events(const store::run_info& info, const std::vector<store::step>& steps);
+
+/// combined_source lists the runs of all `sources` in order and reads a run from the first
+/// source that knows its id.
+std::shared_ptr<run_source> combined_source(std::vector<std::shared_ptr<run_source>> sources);
 
 /// trace_page returns the viewer's HTML for run `id`, with `initial` events inlined so the
 /// page renders at once; it then polls /api/runs/ID/events?from=N every second for more.

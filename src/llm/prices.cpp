@@ -14,7 +14,10 @@ result<price_catalog> price_catalog::parse(std::string_view text, const std::str
                                        ": expected {\"models\": {NAME: {\"input\": USD, "
                                        "\"output\": USD, ...}}} (USD per million tokens)");
   price_catalog out;
-  for (const auto& [name, entry] : (*j)["models"].items()) {
+  for (const auto& item : (*j)["models"].items()) {
+    // Named copies, not structured bindings: lambdas may not capture those before C++20 in clang 14.
+    const std::string& name = item.key();
+    const json& entry = item.value();
     auto rate = [&](const char* key, double& field, bool required) -> status {
       if (!entry.is_object() || (!entry.contains(key) && required) ||
           (entry.contains(key) && (!entry[key].is_number() || entry[key].get<double>() < 0)))

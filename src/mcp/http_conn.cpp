@@ -285,18 +285,20 @@ void connection::on_written(beast::error_code ec) {
   beast::error_code e;
   stream_.socket().shutdown(tcp::socket::shutdown_send, e);
   stream_.expires_after(std::chrono::seconds(1));
-  auto drain = std::make_shared<std::array<char, 4096>>();
-  auto left = std::make_shared<std::size_t>(256 * 1024);
-  auto step = std::make_shared<std::function<void(beast::error_code, std::size_t)>>();
-  *step = [self = shared_from_this(), drain, left, step](beast::error_code ec2, std::size_t n) {
-    if (ec2 || n >= *left) {
-      *step = nullptr;  // break the cycle
-      return self->shut();
-    }
-    *left -= n;
-    self->stream_.async_read_some(net::buffer(*drain), *step);
-  };
-  stream_.async_read_some(net::buffer(*drain), *step);
+  drain_after_close(std::make_shared<std::array<char, 4096>>(), 256 * 1024);
+}
+
+// One read of the post-FIN drain. Each step holds only itself and the buffer: no handler refers to
+// itself, so one dropped by a stopped io_context frees everything.
+void connection::drain_after_close(std::shared_ptr<std::array<char, 4096>> buf, std::size_t left) {
+  auto* data = buf->data();
+  auto size = buf->size();
+  stream_.async_read_some(
+      net::buffer(data, size),
+      [self = shared_from_this(), buf = std::move(buf), left](beast::error_code ec, std::size_t n) mutable {
+        if (ec || n >= left) return self->shut();
+        self->drain_after_close(std::move(buf), left - n);
+      });
 }
 
 void connection::close() {

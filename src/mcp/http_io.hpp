@@ -3,6 +3,7 @@
 // machine on an Asio strand: read the header, read the body, answer, write; every phase has a
 // deadline), SSE streams with replay history, and HTTP sessions. design/mcp-server.md.
 
+#include <array>
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
@@ -87,6 +88,7 @@ class connection : public std::enable_shared_from_this<connection> {
   void queue(std::string bytes, bool last);
   void do_write();
   void on_written(beast::error_code ec);
+  void drain_after_close(std::shared_ptr<std::array<char, 4096>> buf, std::size_t left);
   void shut();
   void tick();
   /// arm_read starts the deadline of a read phase: when it passes, the read is cancelled and

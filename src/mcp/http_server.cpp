@@ -143,6 +143,11 @@ void http_server::stop() {
   d.io.stop();
   for (auto& t : d.io_threads)
     if (t.joinable()) t.join();
+  // Nothing runs on the io_context any more: destroy what lives on it, then the context with the
+  // handlers still queued (they hold connections and the impl; see http_server_impl.hpp).
+  d.retry_timer.reset();
+  d.acceptor.reset();
+  d.io_owner.reset();
   if (d.stateless_root) d.srv.close_session(d.stateless_root);
 }
 

@@ -42,7 +42,11 @@ class handler_pool {
 struct http_server::impl : detail::conn_hooks, std::enable_shared_from_this<http_server::impl> {
   server& srv;
   http_options options;
-  net::io_context io;
+  /// Owned apart from the rest: queued handlers hold the impl (shared_from_this), so stop()
+  /// destroys the io_context itself once its threads are joined, which drops those handlers and
+  /// the connections they hold (were it a plain member, impl -> io -> handler -> impl would leak).
+  std::unique_ptr<net::io_context> io_owner = std::make_unique<net::io_context>();
+  net::io_context& io = *io_owner;
   std::unique_ptr<tcp::acceptor> acceptor;
   std::unique_ptr<net::steady_timer> retry_timer;  ///< accept retry after EMFILE
   unsigned short bound_port = 0;

@@ -78,8 +78,9 @@ std::vector<std::shared_ptr<session>> server::impl::live_sessions() {
   std::vector<std::shared_ptr<session>> out;
   std::erase_if(sessions, [&](const std::weak_ptr<session>& w) {
     auto s = w.lock();
-    if (s) out.push_back(std::move(s));
-    return !s;
+    if (!s) return true;  // expired: drop it
+    out.push_back(std::move(s));
+    return false;
   });
   return out;
 }

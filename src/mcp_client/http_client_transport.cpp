@@ -78,16 +78,25 @@ class http_transport final : public client_transport {
     if (h_.on_send_failed) h_.on_send_failed(id, std::move(e));
   }
   static std::string rename(std::string msg) {
-    // The parser names its own option; users of this transport set max_message_bytes.
-    const std::string from = "http::sse_limits::max_event_bytes";
-    if (auto pos = msg.find(from); pos != std::string::npos)
-      msg.replace(pos, from.size(), "mcp::http_client_options::max_message_bytes");
-    if (auto pos = msg.find(from); pos != std::string::npos)
-      msg.replace(pos, from.size(), "mcp::http_client_options::max_message_bytes");
+    // The HTTP layer names its own options; users of this transport set the ones of
+    // mcp::http_client_options that make_request maps onto them.
+    static const std::pair<std::string_view, std::string_view> names[] = {
+        {"http::sse_limits::max_event_bytes", "mcp::http_client_options::max_message_bytes"},
+        {"http::request::total_timeout", "mcp::http_client_options::max_stream_duration"},
+        {"http::request::read_timeout", "mcp::http_client_options::idle_timeout"},
+        {"http::request::connect_timeout", "mcp::http_client_options::connect_timeout"},
+        {"raise total_timeout", "raise max_stream_duration"},
+        {"raise read_timeout", "raise idle_timeout"},
+    };
+    for (const auto& [from, to] : names)
+      for (auto pos = msg.find(from); pos != std::string::npos; pos = msg.find(from, pos + to.size()))
+        msg.replace(pos, from.size(), to);
     return msg;
   }
   error network_error(const error& e, std::string_view what) const {
-    if (e.code == errc::limit_exceeded) return error{e.code, opts_.url + ": " + e.message};
+    if (e.code == errc::limit_exceeded) return error{e.code, opts_.url + ": " + rename(e.message)};
+    if (e.code == errc::timeout)
+      return error{e.code, opts_.url + ": " + std::string(what) + " failed: " + rename(e.message)};
     return error{e.code, opts_.url + ": " + std::string(what) + " failed: " + e.message +
                              "; check that the MCP server is running and the URL is right"};
   }

@@ -7,6 +7,7 @@
 
 #include <fstream>
 #include <regex>
+#include <set>
 
 #include "support/cli_process.hpp"
 #include "support/fake_llm_server.hpp"
@@ -148,6 +149,61 @@ TEST_F(conventions_cli, durations_take_units_everywhere) {
   auto mcp = tooluse({"mcp", "list", "--server", "x", "--timeout", "2 minutes"});
   EXPECT_EQ(mcp.exit_code, 2);
   EXPECT_NE(mcp.err.find("--timeout"), std::string::npos) << mcp.err;
+}
+
+TEST_F(conventions_cli, worker_lease_is_a_duration_and_lease_ms_a_deprecated_alias) {
+  auto bare = tooluse({"worker", "--queue", "q", "--lease", "30"});
+  EXPECT_EQ(bare.exit_code, 2);
+  EXPECT_NE(bare.err.find("--lease"), std::string::npos) << bare.err;
+  EXPECT_NE(bare.err.find("has no unit"), std::string::npos) << bare.err;
+  // A good --lease is accepted; the worker then asks for its PostgreSQL store.
+  auto ok = tooluse({"worker", "--queue", "q", "--lease", "30s"});
+  EXPECT_EQ(ok.exit_code, 2);
+  EXPECT_NE(ok.err.find("needs --store postgresql://"), std::string::npos) << ok.err;
+  auto old = tooluse({"worker", "--queue", "q", "--lease-ms", "1500"});
+  EXPECT_EQ(old.exit_code, 2);
+  EXPECT_NE(old.err.find("--lease-ms is deprecated; use --lease 1500ms"), std::string::npos)
+      << old.err;
+  EXPECT_NE(old.err.find("needs --store postgresql://"), std::string::npos) << old.err;
+  auto help = tooluse({"worker", "--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_NE(help.out.find("--lease DURATION"), std::string::npos) << help.out;
+  EXPECT_NE(help.out.find("(default 10s)"), std::string::npos) << help.out;
+  EXPECT_EQ(help.out.find("--lease-ms"), std::string::npos) << help.out;
+}
+
+TEST_F(conventions_cli, no_option_takes_bare_milliseconds_or_seconds) {
+  // Every flag of every command, as completion lists them: none is named for a unit.
+  auto r = tooluse({"completion", "bash"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::regex unit_flag(R"(--[a-z0-9-]*-(ms|msec|millis|milliseconds|s|sec|secs|seconds)\b)");
+  std::smatch m;
+  EXPECT_FALSE(std::regex_search(r.out, m, unit_flag)) << m.str();
+  EXPECT_NE(r.out.find("--lease"), std::string::npos);
+  auto man = tooluse({"man"});
+  ASSERT_EQ(man.exit_code, 0) << man.err;
+  EXPECT_NE(man.out.find("\\-\\-lease\\fR \\fIDURATION"), std::string::npos);
+  EXPECT_EQ(man.out.find("lease\\-ms"), std::string::npos);
+}
+
+TEST_F(conventions_cli, every_flag_docs_cli_md_names_exists) {
+  std::string doc = read_file(std::filesystem::path(TOOLUSE_SOURCE_DIR) / "docs" / "cli.md");
+  ASSERT_FALSE(doc.empty());
+  auto r = tooluse({"completion", "bash"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::set<std::string> flags;
+  std::regex flag(R"(--[a-z][a-z0-9-]*)");
+  for (std::sregex_iterator it(r.out.begin(), r.out.end(), flag), end; it != end; ++it)
+    flags.insert(it->str());
+  int checked = 0;
+  for (std::sregex_iterator it(doc.begin(), doc.end(), flag), end; it != end; ++it) {
+    // The mistyped flag of the suggestions example; the deprecated alias (hidden from
+    // completion) the docs name so its users know what to write instead.
+    if (it->str() == "--max-turn" || it->str() == "--lease-ms") continue;
+    ++checked;
+    EXPECT_TRUE(flags.count(it->str())) << it->str() << " is in docs/cli.md but no command has it";
+  }
+  EXPECT_GT(checked, 50);
 }
 
 TEST_F(conventions_cli, config_with_unknown_key_names_key_and_file) {

@@ -4,27 +4,16 @@
 // The JSON API the page polls is checked for a trace still being written.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <fstream>
 #include <regex>
 
+#include "headless_browser.hpp"
 #include "support/cli_process.hpp"
 #include "support/fake_llm_server.hpp"
 #include "tooluse/http/client.hpp"
 
 namespace tooluse::testing {
 namespace {
-
-std::string chromium_path() {
-  for (const char* p : {"/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"})
-    if (std::filesystem::exists(p)) return p;
-  return "";
-}
-
-bool under_ci() {
-  const char* ci = std::getenv("CI");
-  return ci && std::string(ci) == "true";
-}
 
 // record_run writes a trace: turn 1 asks for three calculator calls at once (one fails), turn 2
 // answers.
@@ -51,10 +40,7 @@ std::string viewer_url(background_tooluse& viewer) {
 
 TEST(trace_viewer, chromium_shows_every_tool_call_with_its_result) {
   auto browser = chromium_path();
-  if (browser.empty()) {
-    if (under_ci()) FAIL() << "chromium is not installed (apt-get install chromium)";
-    GTEST_SKIP() << "chromium is not installed";
-  }
+  if (browser.empty()) TOOLUSE_PEER_MISSING("chromium is not installed (apt-get install chromium)");
   fake_llm_server server;
   temp_dir dir;
   auto trace = record_run(server, dir.path());
@@ -63,15 +49,8 @@ TEST(trace_viewer, chromium_shows_every_tool_call_with_its_result) {
   ASSERT_FALSE(url.empty()) << viewer.stderr_so_far();
   ASSERT_NE(url.find("http://127.0.0.1:"), std::string::npos) << url;
 
-  auto profile = dir.path() / "chromium-profile";
   int status = 0;
-  std::string dom = run_shell(
-      browser +
-          " --headless --no-sandbox --disable-gpu --disable-quic --no-first-run "
-          "--disable-background-networking --disable-component-update --disable-sync "
-          "--disable-dev-shm-usage --user-data-dir=" +
-          profile.string() + " --virtual-time-budget=5000 --dump-dom '" + url + "' 2>/dev/null",
-      status);
+  std::string dom = rendered_dom(browser, url, dir.path() / "chromium-profile", status);
   ASSERT_EQ(status, 0) << dom;
   ASSERT_NE(dom.find("id=\"steps\""), std::string::npos) << dom.substr(0, 2000);
 

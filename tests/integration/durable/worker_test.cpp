@@ -65,7 +65,7 @@ TEST(durable_workers, a_worker_killed_mid_call_loses_no_call_and_repeats_no_effe
   for (int i = 0; i < 4; ++i) {
     workers.push_back(spawn_tooluse(
         {"worker", "--store", url, "--queue", "q", "--mcp", "mcp.json", "--tools",
-         "durable__append", "--lease-ms", "1500", "--batch", "1", "--id", "w" + std::to_string(i)},
+         "durable__append", "--lease", "1500ms", "--batch", "1", "--id", "w" + std::to_string(i)},
         env, dir.path(), "worker" + std::to_string(i)));
     ASSERT_GT(workers.back(), 0);
   }

@@ -2,7 +2,11 @@
 // naming the limit; large objects built in linear time; results identical to nlohmann's.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <map>
 #include <string>
+#include <vector>
 
 #include "tooluse/json.hpp"
 
@@ -94,3 +98,41 @@ TEST(JsonLimits, ProcessDefaultsApply) {
 
 }  // namespace
 }  // namespace tooluse
+
+// Peer input is parsed only through tooluse::parse_json (bounded). An unbounded json::parse is
+// allowed only where the text is the program's own: schema literals, the embedded metaschema,
+// rows tooluse wrote to its own run store. A new call site must be added here with its reason.
+TEST(json_limits, unbounded_json_parse_appears_only_on_trusted_text) {
+  namespace fs = std::filesystem;
+  const std::map<std::string, std::string> allowed = {
+      {"src/schema/metaschema.cpp", "the metaschema compiled into the binary"},
+      {"src/store/queue.cpp", "rows tooluse wrote to its own queue"},
+      {"src/store/run_store.cpp", "rows tooluse wrote to its own journal"},
+  };
+  std::vector<std::string> offenders;
+  const fs::path root = fs::path(TOOLUSE_SOURCE_DIR);
+  for (const auto& dir : {"src", "apps"}) {
+    for (const auto& e : fs::recursive_directory_iterator(root / dir)) {
+      if (!e.is_regular_file() || (e.path().extension() != ".cpp" && e.path().extension() != ".hpp")) continue;
+      std::ifstream in(e.path());
+      std::string line;
+      int n = 0;
+      const std::string rel = fs::relative(e.path(), root).string();
+      while (std::getline(in, line)) {
+        ++n;
+        auto p = line.find("json::parse(");
+        if (p == std::string::npos) continue;
+        // A raw string literal schema on the same line is the program's own text.
+        if (line.find("json::parse(R\"", p) == p) continue;
+        if (allowed.count(rel)) continue;
+        offenders.push_back(rel + ":" + std::to_string(n) + ": " + line);
+      }
+    }
+  }
+  EXPECT_TRUE(offenders.empty()) << "use tooluse::parse_json for peer input (docs/limits.md):\n"
+                                 << [&] {
+                                      std::string s;
+                                      for (auto& o : offenders) s += o + "\n";
+                                      return s;
+                                    }();
+}

@@ -221,3 +221,20 @@ TEST(mcp_server, registry_change_notifies_initialized_sessions) {
   ASSERT_TRUE(n);
   EXPECT_EQ((*n)["method"], "notifications/tools/list_changed");
 }
+
+// Every server-wide notification reaches every open session, not only the first one sent
+// (live_sessions once dropped each session it had just returned).
+TEST(mcp_server, server_log_reaches_every_session_every_time) {
+  fixture f;
+  std::atomic<int> a{0}, b{0};
+  auto sa = f.server.open_session([&](const json&) { ++a; });
+  auto sb = f.server.open_session([&](const json&) { ++b; });
+  for (int i = 0; i < 3; ++i) f.server.log(mcp::log_level::error, "message " + std::to_string(i));
+  EXPECT_EQ(a.load(), 3);
+  EXPECT_EQ(b.load(), 3);
+  f.server.close_session(sa);
+  f.server.log(mcp::log_level::error, "after close");
+  EXPECT_EQ(a.load(), 3);
+  EXPECT_EQ(b.load(), 4);
+  f.server.close_session(sb);
+}
