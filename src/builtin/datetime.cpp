@@ -6,15 +6,51 @@
 #include <map>
 #include <mutex>
 
-#include "builtin/tool_util.hpp"
 #include "builtin/time_zones.hpp"
+#include "builtin/tool_util.hpp"
+#include "tooluse/tools/typed.hpp"
 
 namespace tooluse::builtin {
 namespace {
 using namespace std::chrono;
 using detail::time_zone;
-using detail::arg_string;
-using detail::arg_int;
+
+enum class datetime_op { now, convert, difference, add };
+TOOLUSE_DESCRIBE_ENUM(datetime_op, (now), (convert), (difference), (add))
+
+struct datetime_args {
+  datetime_op operation = datetime_op::now;
+  std::string timezone = "UTC";
+  std::string datetime = "now";
+  std::string end = "now";
+  std::string to_timezone = "UTC";
+  std::int64_t years = 0;
+  std::int64_t months = 0;
+  std::int64_t weeks = 0;
+  std::int64_t days = 0;
+  std::int64_t hours = 0;
+  std::int64_t minutes = 0;
+  std::int64_t seconds = 0;
+};
+TOOLUSE_DESCRIBE(
+    datetime_args,
+    (operation, "What to compute. Default \"now\"", tooluse::default_value(datetime_op::now)),
+    (timezone,
+     "IANA time zone of the result (now) or of datetime/end when they have no offset. Default "
+     "\"UTC\""),
+    (datetime,
+     "ISO 8601 date or date-time, or \"now\". The start for difference and add, the time to "
+     "convert "
+     "for convert"),
+    (end, "For difference: the second date-time (ISO 8601 or \"now\")"),
+    (to_timezone, "For convert: the target IANA time zone"),
+    (years, "For add", tooluse::default_value(0)),
+    (months, "For add (the day is clamped to the month's end: Jan 31 + 1 month = Feb 28/29)",
+     tooluse::default_value(0)),
+    (weeks, "For add", tooluse::default_value(0)), (days, "For add", tooluse::default_value(0)),
+    (hours, "For add (exact hours, across DST changes)", tooluse::default_value(0)),
+    (minutes, "For add", tooluse::default_value(0)),
+    (seconds, "For add", tooluse::default_value(0)))
 
 struct datetime_state {
   datetime_options options;
@@ -42,10 +78,11 @@ struct parsed_time {
 
 result<parsed_time> parse_datetime(std::string_view s) {
   auto bad = [&] {
-    return fail(errc::invalid_argument,
-                "date-time \"" + std::string(s) +
-                    "\" is not understood; use ISO 8601 such as \"2024-03-10\", "
-                    "\"2024-03-10T14:30\", \"2024-03-10 14:30:00\" or \"2024-03-10T14:30:00+01:00\"");
+    return fail(
+        errc::invalid_argument,
+        "date-time \"" + std::string(s) +
+            "\" is not understood; use ISO 8601 such as \"2024-03-10\", "
+            "\"2024-03-10T14:30\", \"2024-03-10 14:30:00\" or \"2024-03-10T14:30:00+01:00\"");
   };
   int y = 0, mo = 0, d = 0, h = 0, mi = 0, se = 0;
   std::size_t p = 0;
@@ -95,7 +132,8 @@ std::string two(int v) { return (v < 10 ? "0" : "") + std::to_string(v); }
 
 std::string offset_text(std::int64_t off) {
   std::int64_t a = off < 0 ? -off : off;
-  return std::string(off < 0 ? "-" : "+") + two(static_cast<int>(a / 3600)) + ":" + two(static_cast<int>(a % 3600 / 60));
+  return std::string(off < 0 ? "-" : "+") + two(static_cast<int>(a / 3600)) + ":" +
+         two(static_cast<int>(a % 3600 / 60));
 }
 
 json describe(std::int64_t utc, const time_zone& tz) {
@@ -104,10 +142,13 @@ json describe(std::int64_t utc, const time_zone& tz) {
   auto dp = floor<days>(sys_seconds{seconds{local}});
   year_month_day ymd{dp};
   hh_mm_ss<seconds> hms{seconds{local} - dp.time_since_epoch()};
-  static const char* names[] = {"Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"};
-  std::string date = std::to_string(static_cast<int>(ymd.year())) + "-" + two(static_cast<int>(static_cast<unsigned>(ymd.month()))) +
-                     "-" + two(static_cast<int>(static_cast<unsigned>(ymd.day())));
-  std::string time = two(static_cast<int>(hms.hours().count())) + ":" + two(static_cast<int>(hms.minutes().count())) + ":" +
+  static const char* names[] = {"Sunday",   "Monday", "Tuesday", "Wednesday",
+                                "Thursday", "Friday", "Saturday"};
+  std::string date = std::to_string(static_cast<int>(ymd.year())) + "-" +
+                     two(static_cast<int>(static_cast<unsigned>(ymd.month()))) + "-" +
+                     two(static_cast<int>(static_cast<unsigned>(ymd.day())));
+  std::string time = two(static_cast<int>(hms.hours().count())) + ":" +
+                     two(static_cast<int>(hms.minutes().count())) + ":" +
                      two(static_cast<int>(hms.seconds().count()));
   return {{"iso", date + "T" + time + offset_text(z.utc_offset)},
           {"date", date},
@@ -135,44 +176,47 @@ result<std::int64_t> instant(datetime_state& s, const std::string& text, const t
   return tz.to_utc(p->local, adjusted);
 }
 
-tool_result op_now(datetime_state& s, const json& args) {
-  auto tz = s.zone(arg_string(args, "timezone", "UTC"));
+tool_result op_now(datetime_state& s, const datetime_args& args) {
+  auto tz = s.zone(args.timezone);
   if (!tz) return detail::error_result(tz.error());
   json d = describe(s.now(), **tz);
   return detail::text_and_data("now: " + line(d), d);
 }
 
-tool_result op_convert(datetime_state& s, const json& args) {
-  auto from = s.zone(arg_string(args, "timezone", "UTC"));
-  auto to = s.zone(arg_string(args, "to_timezone", "UTC"));
+tool_result op_convert(datetime_state& s, const datetime_args& args) {
+  auto from = s.zone(args.timezone);
+  auto to = s.zone(args.to_timezone);
   if (!from) return detail::error_result(from.error());
   if (!to) return detail::error_result(to.error());
   bool adjusted = false;
-  auto t = instant(s, arg_string(args, "datetime", "now"), **from, &adjusted);
+  auto t = instant(s, args.datetime, **from, &adjusted);
   if (!t) return detail::error_result(t.error());
   json out = {{"from", describe(*t, **from)}, {"to", describe(*t, **to)}};
   std::string text = line(out["from"]) + "\n= " + line(out["to"]);
   if (adjusted) {
-    out["note"] = "the local time does not exist in " + (*from)->name() + " (clocks moved forward); it was shifted forward";
+    out["note"] = "the local time does not exist in " + (*from)->name() +
+                  " (clocks moved forward); it was shifted forward";
     text += "\nnote: " + out["note"].get<std::string>();
   }
   return detail::text_and_data(text, out);
 }
 
-tool_result op_difference(datetime_state& s, const json& args) {
-  auto tz = s.zone(arg_string(args, "timezone", "UTC"));
+tool_result op_difference(datetime_state& s, const datetime_args& args) {
+  auto tz = s.zone(args.timezone);
   if (!tz) return detail::error_result(tz.error());
-  auto a = instant(s, arg_string(args, "datetime", "now"), **tz);
-  auto b = instant(s, arg_string(args, "end", "now"), **tz);
+  auto a = instant(s, args.datetime, **tz);
+  auto b = instant(s, args.end, **tz);
   if (!a) return detail::error_result(a.error());
   if (!b) return detail::error_result(b.error());
   std::int64_t diff = *b - *a, mag = diff < 0 ? -diff : diff;
   // Calendar difference in the zone's local dates: whole years, months, days.
   std::int64_t la = *a + (**tz).at(*a).utc_offset, lb = *b + (**tz).at(*b).utc_offset;
   if (la > lb) std::swap(la, lb);
-  year_month_day da{floor<days>(sys_seconds{seconds{la}})}, db{floor<days>(sys_seconds{seconds{lb}})};
+  year_month_day da{floor<days>(sys_seconds{seconds{la}})},
+      db{floor<days>(sys_seconds{seconds{lb}})};
   int months = (static_cast<int>(db.year()) - static_cast<int>(da.year())) * 12 +
-               static_cast<int>(static_cast<unsigned>(db.month())) - static_cast<int>(static_cast<unsigned>(da.month()));
+               static_cast<int>(static_cast<unsigned>(db.month())) -
+               static_cast<int>(static_cast<unsigned>(da.month()));
   if (db.day() < da.day()) --months;
   auto anchor = year_month_day{da.year(), da.month(), day{1}} + std::chrono::months{months};
   auto last = year_month_day_last{anchor.year(), month_day_last{anchor.month()}}.day();
@@ -185,41 +229,47 @@ tool_result op_difference(datetime_state& s, const json& args) {
               {"weeks", static_cast<double>(diff) / 604800},
               {"calendar", {{"years", months / 12}, {"months", months % 12}, {"days", rem_days}}},
               {"direction", diff >= 0 ? "end is after start" : "end is before start"}};
-  std::string text = std::to_string(mag / 86400) + " days " + std::to_string(mag % 86400 / 3600) + " hours " +
-                     std::to_string(mag % 3600 / 60) + " minutes " + std::to_string(mag % 60) + " seconds (" +
-                     std::to_string(months / 12) + " years, " + std::to_string(months % 12) + " months, " +
+  std::string text = std::to_string(mag / 86400) + " days " + std::to_string(mag % 86400 / 3600) +
+                     " hours " + std::to_string(mag % 3600 / 60) + " minutes " +
+                     std::to_string(mag % 60) + " seconds (" + std::to_string(months / 12) +
+                     " years, " + std::to_string(months % 12) + " months, " +
                      std::to_string(rem_days) + " days); " + out["direction"].get<std::string>();
   return detail::text_and_data(text, out);
 }
 
-tool_result op_add(datetime_state& s, const json& args) {
-  auto tz = s.zone(arg_string(args, "timezone", "UTC"));
+tool_result op_add(datetime_state& s, const datetime_args& args) {
+  auto tz = s.zone(args.timezone);
   if (!tz) return detail::error_result(tz.error());
-  auto t = instant(s, arg_string(args, "datetime", "now"), **tz);
+  auto t = instant(s, args.datetime, **tz);
   if (!t) return detail::error_result(t.error());
   std::int64_t local = *t + (**tz).at(*t).utc_offset;
   auto dp = floor<days>(sys_seconds{seconds{local}});
   std::int64_t tod = local - dp.time_since_epoch().count() * 86400;
   year_month_day ymd{dp};
-  auto months = arg_int(args, "years", 0) * 12 + arg_int(args, "months", 0);
+  auto months = args.years * 12 + args.months;
   ymd = year_month_day{ymd.year(), ymd.month(), day{1}} + std::chrono::months{months};
   auto last = year_month_day_last{ymd.year(), month_day_last{ymd.month()}}.day();
   ymd = year_month_day{ymd.year(), ymd.month(), std::min(year_month_day{dp}.day(), last)};
-  std::int64_t new_local = (sys_days{ymd} + days{arg_int(args, "days", 0) + 7 * arg_int(args, "weeks", 0)})
-                               .time_since_epoch().count() * 86400 + tod;
-  std::int64_t utc = (**tz).to_utc(new_local) + arg_int(args, "hours", 0) * 3600 +
-                     arg_int(args, "minutes", 0) * 60 + arg_int(args, "seconds", 0);
+  std::int64_t new_local =
+      (sys_days{ymd} + days{args.days + 7 * args.weeks}).time_since_epoch().count() * 86400 + tod;
+  std::int64_t utc =
+      (**tz).to_utc(new_local) + args.hours * 3600 + args.minutes * 60 + args.seconds;
   json out = {{"start", describe(*t, **tz)}, {"result", describe(utc, **tz)}};
   return detail::text_and_data(line(out["result"]), out);
 }
 
-tool_result run(datetime_state& s, const json& args) {
-  std::string op = arg_string(args, "operation", "now");
-  if (op == "now") return op_now(s, args);
-  if (op == "convert") return op_convert(s, args);
-  if (op == "difference") return op_difference(s, args);
-  if (op == "add") return op_add(s, args);
-  return tool_result::error("unknown operation \"" + op + "\"; use now, convert, difference or add");
+tool_result run(datetime_state& s, const datetime_args& args) {
+  switch (args.operation) {
+    case datetime_op::now:
+      return op_now(s, args);
+    case datetime_op::convert:
+      return op_convert(s, args);
+    case datetime_op::difference:
+      return op_difference(s, args);
+    case datetime_op::add:
+      break;
+  }
+  return op_add(s, args);
 }
 
 }  // namespace
@@ -227,7 +277,8 @@ tool_result run(datetime_state& s, const json& args) {
 void register_datetime(tool_registry& registry, const datetime_options& options) {
   auto state = std::make_shared<datetime_state>();
   state->options = options;
-  registry.add(
+  add_tool(
+      registry,
       {.name = "datetime",
        .title = "Date and time",
        .description =
@@ -246,26 +297,13 @@ void register_datetime(tool_registry& registry, const datetime_options& options)
            "{\"operation\": \"convert\", \"datetime\": \"2024-07-01T09:00\", \"timezone\": "
            "\"America/New_York\", \"to_timezone\": \"Europe/Berlin\"}; {\"operation\": "
            "\"difference\", \"datetime\": \"1969-07-20\", \"end\": \"now\"}",
-       .input_schema = json::parse(R"j({"type":"object","properties":{
-  "operation":{"type":"string","enum":["now","convert","difference","add"],"description":"What to compute. Default \"now\""},
-  "timezone":{"type":"string","description":"IANA time zone of the result (now) or of datetime/end when they have no offset. Default \"UTC\""},
-  "datetime":{"type":"string","description":"ISO 8601 date or date-time, or \"now\". The start for difference and add, the time to convert for convert"},
-  "end":{"type":"string","description":"For difference: the second date-time (ISO 8601 or \"now\")"},
-  "to_timezone":{"type":"string","description":"For convert: the target IANA time zone"},
-  "years":{"type":"integer","description":"For add"},
-  "months":{"type":"integer","description":"For add (the day is clamped to the month's end: Jan 31 + 1 month = Feb 28/29)"},
-  "weeks":{"type":"integer","description":"For add"},
-  "days":{"type":"integer","description":"For add"},
-  "hours":{"type":"integer","description":"For add (exact hours, across DST changes)"},
-  "minutes":{"type":"integer","description":"For add"},
-  "seconds":{"type":"integer","description":"For add"}},
- "additionalProperties":false})j"),
-       .annotations = {.read_only = true, .destructive = false, .idempotent = false, .open_world = false},
+       .annotations =
+           {.read_only = true, .destructive = false, .idempotent = false, .open_world = false},
        .category = "time",
        .version = "1.0.0",
        .tags = {"time", "date"},
        .timeout = std::chrono::seconds(5)},
-      [state](const json& a, call_context&) { return run(*state, a); });
+      [state](const datetime_args& a) { return run(*state, a); });
 }
 
 }  // namespace tooluse::builtin

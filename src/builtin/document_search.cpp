@@ -5,32 +5,58 @@
 
 #include "builtin/path_guard.hpp"
 #include "builtin/tool_util.hpp"
+#include "tooluse/tools/typed.hpp"
 
 namespace tooluse::builtin {
 namespace {
 using namespace detail;
 
-class document_search_tool : public tool_object {
+struct document_search_args {
+  std::string action = "search";
+  std::optional<std::string> query;
+  std::optional<std::int64_t> limit;
+  std::optional<std::string> id;
+  std::optional<std::string> text;
+  std::optional<std::string> title;
+  std::optional<std::string> path;
+};
+TOOLUSE_DESCRIBE(
+    document_search_args,
+    (action, "What to do. Default \"search\"",
+     tooluse::one_of({"search", "add_text", "add_file", "remove", "list"})),
+    (query,
+     "For search: plain words describing what you look for, e.g. \"database connection pool "
+     "timeout\""),
+    (limit, "For search: number of results. Default 5", tooluse::minimum(1), tooluse::maximum(50)),
+    (id, "For add_text and remove: the document's id (add_file uses the file's absolute path)"),
+    (text, "For add_text: the document's text"),
+    (title, "For add_text: a title (weighs more in ranking). Default: the id"),
+    (path, "For add_file: file or folder relative to the project root"))
+
+// document_search_tool holds the index, opened at the first call; calls run concurrently.
+class document_search_tool {
  public:
   explicit document_search_tool(document_search_options o)
       : options_(std::move(o)), guard_(options_.root) {
     if (options_.index_path.empty()) options_.index_path = default_index_path();
   }
 
-  tool definition() const override;
+  tool definition() const;
 
-  tool_result call(const json& args, call_context&) override {
+  tool_result call(const document_search_args& args) {
     auto index = open();
     if (!index) return error_result(index.error());
-    std::string action = arg_string(args, "action", "search");
+    const std::string& action = args.action;
     if (action == "search") return search(**index, args);
     if (action == "list") return list(**index, args);
     if (!options_.allow_changes)
-      return tool_result::error("action \"" + action + "\" is disabled: this index is read-only; use search or list");
+      return tool_result::error("action \"" + action +
+                                "\" is disabled: this index is read-only; use search or list");
     if (action == "add_text") return add_text(**index, args);
     if (action == "add_file") return add_file(**index, args);
     if (action == "remove") return remove(**index, args);
-    return tool_result::error("unknown action \"" + action + "\"; use search, add_text, add_file, remove or list");
+    return tool_result::error("unknown action \"" + action +
+                              "\"; use search, add_text, add_file, remove or list");
   }
 
  private:
@@ -45,24 +71,30 @@ class document_search_tool : public tool_object {
     return index_.get();
   }
 
-  tool_result search(document_index& index, const json& args) {
-    std::string query = arg_string(args, "query");
-    auto limit = static_cast<std::size_t>(std::clamp<std::int64_t>(arg_int(args, "limit", 5), 1, 50));
+  tool_result search(document_index& index, const document_search_args& args) {
+    std::string query = args.query.value_or("");
+    auto limit = static_cast<std::size_t>(std::clamp<std::int64_t>(args.limit.value_or(5), 1, 50));
     auto hits = index.search(query, limit);
     if (!hits) return error_result(hits.error());
     json items = json::array();
     std::string text;
     int rank = 0;
     for (const auto& h : *hits) {
-      items.push_back({{"id", h.id}, {"title", h.title}, {"source", h.source}, {"score", h.score}, {"snippet", h.snippet}});
+      items.push_back({{"id", h.id},
+                       {"title", h.title},
+                       {"source", h.source},
+                       {"score", h.score},
+                       {"snippet", h.snippet}});
       text += std::to_string(++rank) + ". " + h.title + " (" + h.id + ")\n   " + h.snippet + "\n";
     }
-    if (hits->empty()) text = "no documents match \"" + query + "\"; try other words, or add documents first\n";
+    if (hits->empty())
+      text = "no documents match \"" + query + "\"; try other words, or add documents first\n";
     return text_and_data(std::move(text), {{"query", query}, {"results", items}});
   }
 
-  tool_result list(document_index& index, const json& args) {
-    auto docs = index.list(static_cast<std::size_t>(std::clamp<std::int64_t>(arg_int(args, "limit", 100), 1, 1000)));
+  tool_result list(document_index& index, const document_search_args& args) {
+    auto docs = index.list(
+        static_cast<std::size_t>(std::clamp<std::int64_t>(args.limit.value_or(100), 1, 1000)));
     auto total = index.size();
     if (!docs) return error_result(docs.error());
     json items = json::array();
@@ -74,27 +106,30 @@ class document_search_tool : public tool_object {
     return text_and_data(std::move(text), {{"total", total ? *total : 0}, {"documents", items}});
   }
 
-  tool_result add_text(document_index& index, const json& args) {
-    std::string id = arg_string(args, "id"), text = arg_string(args, "text");
-    if (text.empty()) return tool_result::error("add_text needs \"text\" (and an \"id\" to find it again)");
-    auto s = index.add_text(id, text, arg_string(args, "title", id), "text");
+  tool_result add_text(document_index& index, const document_search_args& args) {
+    std::string id = args.id.value_or(""), text = args.text.value_or("");
+    if (text.empty())
+      return tool_result::error("add_text needs \"text\" (and an \"id\" to find it again)");
+    auto s = index.add_text(id, text, args.title.value_or(id), "text");
     if (!s) return error_result(s.error());
     return text_and_data("added \"" + id + "\"", {{"added", {id}}});
   }
 
-  tool_result add_file(document_index& index, const json& args) {
-    auto resolved = guard_.resolve(arg_string(args, "path"));
+  tool_result add_file(document_index& index, const document_search_args& args) {
+    auto resolved = guard_.resolve(args.path.value_or(""));
     if (!resolved) return error_result(resolved.error());
     auto ids = add_files(index, *resolved, 2000);
     if (!ids) return error_result(ids.error());
     return text_and_data("added " + std::to_string(ids->size()) + " file(s)", {{"added", *ids}});
   }
 
-  tool_result remove(document_index& index, const json& args) {
-    std::string id = arg_string(args, "id");
+  tool_result remove(document_index& index, const document_search_args& args) {
+    std::string id = args.id.value_or("");
     auto removed = index.remove(id);
     if (!removed) return error_result(removed.error());
-    if (!*removed) return tool_result::error("no document with id \"" + id + "\"; use action list to see the ids");
+    if (!*removed)
+      return tool_result::error("no document with id \"" + id +
+                                "\"; use action list to see the ids");
     return text_and_data("removed \"" + id + "\"", {{"removed", id}});
   }
 
@@ -118,16 +153,10 @@ tool document_search_tool::definition() const {
           "The index survives restarts; the user can also fill it with `tooluse index add`.\n"
           "Examples: {\"action\": \"search\", \"query\": \"retry policy for HTTP errors\"}; "
           "{\"action\": \"add_text\", \"id\": \"meeting-2024-05-02\", \"text\": \"...\"}",
-      .input_schema = json::parse(R"j({"type":"object","properties":{
-  "action":{"type":"string","enum":["search","add_text","add_file","remove","list"],"description":"What to do. Default \"search\""},
-  "query":{"type":"string","description":"For search: plain words describing what you look for, e.g. \"database connection pool timeout\""},
-  "limit":{"type":"integer","minimum":1,"maximum":50,"description":"For search: number of results. Default 5"},
-  "id":{"type":"string","description":"For add_text and remove: the document's id (add_file uses the file's absolute path)"},
-  "text":{"type":"string","description":"For add_text: the document's text"},
-  "title":{"type":"string","description":"For add_text: a title (weighs more in ranking). Default: the id"},
-  "path":{"type":"string","description":"For add_file: file or folder relative to the project root"}},
- "additionalProperties":false})j"),
-      .annotations = {.read_only = false, .destructive = false, .idempotent = true, .open_world = false},
+      .annotations = {.read_only = false,
+                      .destructive = false,
+                      .idempotent = true,
+                      .open_world = false},
       .category = "search",
       .version = "1.0.0",
       .tags = {"search", "documents", "stateful"},
@@ -137,7 +166,9 @@ tool document_search_tool::definition() const {
 }  // namespace
 
 void register_document_search(tool_registry& registry, const document_search_options& options) {
-  registry.add(std::make_shared<document_search_tool>(options));
+  auto object = std::make_shared<document_search_tool>(options);
+  add_tool(registry, object->definition(),
+           [object](const document_search_args& args) { return object->call(args); });
 }
 
 }  // namespace tooluse::builtin

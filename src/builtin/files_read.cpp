@@ -1,14 +1,14 @@
 // file_read, file_list, file_search.
 #include <fnmatch.h>
+#include <re2/re2.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#include <re2/re2.h>
 
 #include <sstream>
 
 #include "builtin/files_impl.hpp"
 #include "builtin/tool_util.hpp"
+#include "tooluse/tools/typed.hpp"
 
 namespace tooluse::builtin::detail {
 namespace fs = std::filesystem;
@@ -32,9 +32,9 @@ result<struct stat> checked_stat(const files_state& s, int fd, const fs::path& r
   if (!S_ISREG(st.st_mode))
     return fail(errc::invalid_argument, "\"" + name + "\" is not a regular file");
   if (st.st_nlink > 1 && !s.options.allow_hard_links)
-    return fail(errc::permission_denied,
-                "file \"" + name + "\" is refused: it has several hard links and may be "
-                "shared with a file outside the root folder");
+    return fail(errc::permission_denied, "file \"" + name +
+                                             "\" is refused: it has several hard links and may be "
+                                             "shared with a file outside the root folder");
   return st;
 }
 
@@ -48,9 +48,9 @@ result<std::string> read_text_file(const files_state& s, const fs::path& resolve
   if (!st) return fail(st.error());
   std::string name = s.guard.relative(resolved);
   if (static_cast<std::size_t>(st->st_size) > s.options.max_file_bytes)
-    return fail(errc::invalid_argument,
-                "file \"" + name + "\" is " + human_size(st->st_size) + ", over the limit of " +
-                    human_size(s.options.max_file_bytes));
+    return fail(errc::invalid_argument, "file \"" + name + "\" is " + human_size(st->st_size) +
+                                            ", over the limit of " +
+                                            human_size(s.options.max_file_bytes));
   bool more = false;
   std::string data = read_fd(*fd, s.options.max_file_bytes, more);
   if (looks_binary(std::string_view(data).substr(0, 8192)))
@@ -61,11 +61,64 @@ result<std::string> read_text_file(const files_state& s, const fs::path& resolve
 
 namespace {
 
-tool_result file_read(const files_state& s, const json& args) {
-  std::string path = arg_string(args, "path");
-  std::int64_t start = arg_int(args, "start_line", 1);
-  std::int64_t end = arg_int(args, "end_line", 0);
-  bool numbers = arg_bool(args, "line_numbers", false);
+struct file_read_args {
+  std::string path;
+  std::int64_t start_line = 1;
+  std::optional<std::int64_t> end_line;
+  bool line_numbers = false;
+};
+TOOLUSE_DESCRIBE(
+    file_read_args,
+    (path, "File path relative to the project root, e.g. \"README.md\" or \"src/app/main.cpp\""),
+    (start_line, "First line to return (1-based). Default 1", tooluse::minimum(1)),
+    (end_line, "Last line to return, inclusive. Default: the end of the file", tooluse::minimum(1)),
+    (line_numbers,
+     "Prefix each line with its number and a tab (useful before file_edit). Default false",
+     tooluse::default_value(false)))
+
+struct file_list_args {
+  std::string path = ".";
+  bool recursive = false;
+  bool include_hidden = false;
+  std::int64_t max_entries = 200;
+};
+TOOLUSE_DESCRIBE(file_list_args,
+                 (path, "Folder relative to the project root. Default \".\" (the root)"),
+                 (recursive, "Also list the contents of sub-folders. Default false",
+                  tooluse::default_value(false)),
+                 (include_hidden, "Include names starting with a dot. Default false",
+                  tooluse::default_value(false)),
+                 (max_entries, "Stop after this many entries. Default 200", tooluse::minimum(1),
+                  tooluse::maximum(5000)))
+
+struct file_search_args {
+  std::optional<std::string> name;
+  std::optional<std::string> content;
+  std::string path = ".";
+  bool regex = false;
+  bool case_sensitive = false;
+  bool include_hidden = false;
+  std::int64_t max_results = 50;
+};
+TOOLUSE_DESCRIBE(
+    file_search_args,
+    (name, "Glob matched against file names (not folders), e.g. \"*.cpp\", \"CMakeLists.txt\""),
+    (content, "Text to find inside files; a regular expression when regex is true"),
+    (path, "Folder to search, relative to the project root. Default \".\""),
+    (regex, "Treat content as an RE2 regular expression. Default false (plain text)",
+     tooluse::default_value(false)),
+    (case_sensitive, "Match content case-sensitively. Default false",
+     tooluse::default_value(false)),
+    (include_hidden, "Also search names starting with a dot. Default false",
+     tooluse::default_value(false)),
+    (max_results, "Stop after this many matches. Default 50", tooluse::minimum(1),
+     tooluse::maximum(1000)))
+
+tool_result file_read(const files_state& s, const file_read_args& args) {
+  const std::string& path = args.path;
+  std::int64_t start = args.start_line;
+  std::int64_t end = args.end_line.value_or(0);
+  bool numbers = args.line_numbers;
   if (start < 1) return tool_result::error("start_line must be 1 or more");
   if (end != 0 && end < start) return tool_result::error("end_line must be >= start_line");
   auto resolved = s.guard.resolve(path);
@@ -90,9 +143,12 @@ tool_result file_read(const files_state& s, const json& args) {
   if (start > n && n > 0)
     return tool_result::error("start_line " + std::to_string(start) + " is past the end: \"" +
                               path + "\" has " + std::to_string(n) + " lines");
-  json data = {{"path", s.guard.relative(*resolved)}, {"start_line", start},
-               {"end_line", last},                    {"total_lines", n},
-               {"truncated", truncated},              {"size_bytes", text->size()}};
+  json data = {{"path", s.guard.relative(*resolved)},
+               {"start_line", start},
+               {"end_line", last},
+               {"total_lines", n},
+               {"truncated", truncated},
+               {"size_bytes", text->size()}};
   if (truncated)
     out += "[truncated at line " + std::to_string(last) + " of " + std::to_string(n) +
            "; call again with start_line=" + std::to_string(last + 1) + "]\n";
@@ -111,11 +167,11 @@ bool skipped_dir(const fs::path& p) {
   return n == ".git" || n == "node_modules" || n == ".hg" || n == ".svn";
 }
 
-tool_result file_list(const files_state& s, const json& args) {
-  std::string path = arg_string(args, "path", ".");
-  bool recursive = arg_bool(args, "recursive", false);
-  bool include_hidden = arg_bool(args, "include_hidden", false);
-  auto max_entries = static_cast<std::size_t>(std::max<std::int64_t>(1, arg_int(args, "max_entries", 200)));
+tool_result file_list(const files_state& s, const file_list_args& args) {
+  const std::string& path = args.path;
+  bool recursive = args.recursive;
+  bool include_hidden = args.include_hidden;
+  auto max_entries = static_cast<std::size_t>(std::max<std::int64_t>(1, args.max_entries));
   auto dir = s.guard.resolve(path == "." ? "" : path);
   if (!dir) return error_result(dir.error());
   std::error_code ec;
@@ -148,8 +204,9 @@ tool_result file_list(const files_state& s, const json& args) {
   }
   if (entries.empty()) text = "(empty folder)\n";
   if (truncated) text += "[stopped at " + std::to_string(max_entries) + " entries]\n";
-  return text_and_data(std::move(text),
-                       {{"path", s.guard.relative(*dir)}, {"entries", entries}, {"truncated", truncated}});
+  return text_and_data(
+      std::move(text),
+      {{"path", s.guard.relative(*dir)}, {"entries", entries}, {"truncated", truncated}});
 }
 
 struct search_spec {
@@ -159,20 +216,20 @@ struct search_spec {
   bool include_hidden = false;
 };
 
-result<search_spec> make_search_spec(const json& args) {
+result<search_spec> make_search_spec(const file_search_args& args) {
   search_spec spec;
-  spec.name_glob = arg_string(args, "name");
-  std::string content = arg_string(args, "content");
+  spec.name_glob = args.name.value_or("");
+  std::string content = args.content.value_or("");
   if (spec.name_glob.empty() && content.empty())
     return fail(errc::invalid_argument,
                 "give \"name\" (a glob such as \"*.cpp\") or \"content\" (text to find), or both");
-  spec.max_results = static_cast<std::size_t>(std::clamp<std::int64_t>(arg_int(args, "max_results", 50), 1, 1000));
-  spec.include_hidden = arg_bool(args, "include_hidden", false);
+  spec.max_results = static_cast<std::size_t>(std::clamp<std::int64_t>(args.max_results, 1, 1000));
+  spec.include_hidden = args.include_hidden;
   if (!content.empty()) {
     RE2::Options o;
-    o.set_case_sensitive(arg_bool(args, "case_sensitive", false));
+    o.set_case_sensitive(args.case_sensitive);
     o.set_log_errors(false);
-    std::string pattern = arg_bool(args, "regex", false) ? content : RE2::QuoteMeta(content);
+    std::string pattern = args.regex ? content : RE2::QuoteMeta(content);
     spec.content = std::make_unique<RE2>(pattern, o);
     if (!spec.content->ok())
       return fail(errc::invalid_argument, "content regex is invalid: " + spec.content->error());
@@ -199,10 +256,10 @@ void search_file(const files_state& s, const search_spec& spec, const fs::path& 
   }
 }
 
-tool_result file_search(const files_state& s, const json& args) {
+tool_result file_search(const files_state& s, const file_search_args& args) {
   auto spec = make_search_spec(args);
   if (!spec) return error_result(spec.error());
-  std::string path = arg_string(args, "path", ".");
+  const std::string& path = args.path;
   auto dir = s.guard.resolve(path == "." ? "" : path);
   if (!dir) return error_result(dir.error());
   std::error_code dir_ec;
@@ -236,16 +293,16 @@ tool_result file_search(const files_state& s, const json& args) {
   bool truncated = matches.size() >= spec->max_results;
   if (matches.empty()) text = "no matches\n";
   if (truncated) text += "[stopped at " + std::to_string(spec->max_results) + " results]\n";
-  return text_and_data(std::move(text), {{"matches", matches},
-                                         {"files_scanned", files_seen},
-                                         {"truncated", truncated}});
+  return text_and_data(
+      std::move(text),
+      {{"matches", matches}, {"files_scanned", files_seen}, {"truncated", truncated}});
 }
 
-
 void add_file_read(tool_registry& registry, std::shared_ptr<const files_state> state) {
-  const tool_annotations read_only{.read_only = true, .destructive = false, .idempotent = true,
-                                   .open_world = false};
-  registry.add(
+  const tool_annotations read_only{
+      .read_only = true, .destructive = false, .idempotent = true, .open_world = false};
+  add_tool(
+      registry,
       {.name = "file_read",
        .title = "Read a file",
        .description =
@@ -257,24 +314,19 @@ void add_file_read(tool_registry& registry, std::shared_ptr<const files_state> s
            "paths are refused. Binary files are refused. Long files are cut at about 256 KiB: "
            "read the rest with start_line.\n"
            "Example: {\"path\": \"src/main.cpp\", \"start_line\": 40, \"end_line\": 80}",
-       .input_schema = json::parse(R"j({"type":"object","properties":{
-  "path":{"type":"string","description":"File path relative to the project root, e.g. \"README.md\" or \"src/app/main.cpp\""},
-  "start_line":{"type":"integer","minimum":1,"description":"First line to return (1-based). Default 1"},
-  "end_line":{"type":"integer","minimum":1,"description":"Last line to return, inclusive. Default: the end of the file"},
-  "line_numbers":{"type":"boolean","description":"Prefix each line with its number and a tab (useful before file_edit). Default false"}},
- "required":["path"],"additionalProperties":false})j"),
        .annotations = read_only,
        .category = "files",
        .version = "1.0.0",
        .tags = {"files", "read"},
        .timeout = std::chrono::seconds(10)},
-      [state](const json& a, call_context&) { return file_read(*state, a); });
+      [state](const file_read_args& a) { return file_read(*state, a); });
 }
 
 void add_file_list(tool_registry& registry, std::shared_ptr<const files_state> state) {
-  const tool_annotations read_only{.read_only = true, .destructive = false, .idempotent = true,
-                                   .open_world = false};
-  registry.add(
+  const tool_annotations read_only{
+      .read_only = true, .destructive = false, .idempotent = true, .open_world = false};
+  add_tool(
+      registry,
       {.name = "file_list",
        .title = "List a folder",
        .description =
@@ -283,24 +335,19 @@ void add_file_list(tool_registry& registry, std::shared_ptr<const files_state> s
            "project_structure, to find files by name or content use file_search. Hidden entries "
            "(names starting with \".\") are left out unless include_hidden is true.\n"
            "Example: {\"path\": \"src\", \"recursive\": true, \"max_entries\": 100}",
-       .input_schema = json::parse(R"j({"type":"object","properties":{
-  "path":{"type":"string","description":"Folder relative to the project root. Default \".\" (the root)"},
-  "recursive":{"type":"boolean","description":"Also list the contents of sub-folders. Default false"},
-  "include_hidden":{"type":"boolean","description":"Include names starting with a dot. Default false"},
-  "max_entries":{"type":"integer","minimum":1,"maximum":5000,"description":"Stop after this many entries. Default 200"}},
- "additionalProperties":false})j"),
        .annotations = read_only,
        .category = "files",
        .version = "1.0.0",
        .tags = {"files", "read"},
        .timeout = std::chrono::seconds(10)},
-      [state](const json& a, call_context&) { return file_list(*state, a); });
+      [state](const file_list_args& a) { return file_list(*state, a); });
 }
 
 void add_file_search(tool_registry& registry, std::shared_ptr<const files_state> state) {
-  const tool_annotations read_only{.read_only = true, .destructive = false, .idempotent = true,
-                                   .open_world = false};
-  registry.add(
+  const tool_annotations read_only{
+      .read_only = true, .destructive = false, .idempotent = true, .open_world = false};
+  add_tool(
+      registry,
       {.name = "file_search",
        .title = "Search files by name and content",
        .description =
@@ -311,21 +358,12 @@ void add_file_search(tool_registry& registry, std::shared_ptr<const files_state>
            "file. Content search is case-insensitive unless case_sensitive is true, skips "
            "binary files, .git and node_modules. Regexes use RE2 syntax (no backreferences).\n"
            "Example: {\"content\": \"def parse_args\", \"name\": \"*.py\"}",
-       .input_schema = json::parse(R"j({"type":"object","properties":{
-  "name":{"type":"string","description":"Glob matched against file names (not folders), e.g. \"*.cpp\", \"CMakeLists.txt\""},
-  "content":{"type":"string","description":"Text to find inside files; a regular expression when regex is true"},
-  "path":{"type":"string","description":"Folder to search, relative to the project root. Default \".\""},
-  "regex":{"type":"boolean","description":"Treat content as an RE2 regular expression. Default false (plain text)"},
-  "case_sensitive":{"type":"boolean","description":"Match content case-sensitively. Default false"},
-  "include_hidden":{"type":"boolean","description":"Also search names starting with a dot. Default false"},
-  "max_results":{"type":"integer","minimum":1,"maximum":1000,"description":"Stop after this many matches. Default 50"}},
- "additionalProperties":false})j"),
        .annotations = read_only,
        .category = "files",
        .version = "1.0.0",
        .tags = {"files", "search"},
        .timeout = std::chrono::seconds(30)},
-      [state](const json& a, call_context&) { return file_search(*state, a); });
+      [state](const file_search_args& a) { return file_search(*state, a); });
 }
 
 }  // namespace

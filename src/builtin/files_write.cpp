@@ -7,6 +7,7 @@
 
 #include "builtin/files_impl.hpp"
 #include "builtin/tool_util.hpp"
+#include "tooluse/tools/typed.hpp"
 
 namespace tooluse::builtin::detail {
 namespace fs = std::filesystem;
@@ -15,8 +16,8 @@ namespace {
 
 // replace_contents writes `data` into an existing or new file through the guard; refuses
 // hard-linked files before truncating, so a link to an outside file is never emptied.
-result<bool> replace_contents(const files_state& s, const fs::path& resolved,
-                              std::string_view data, bool must_be_new) {
+result<bool> replace_contents(const files_state& s, const fs::path& resolved, std::string_view data,
+                              bool must_be_new) {
   auto fd = s.guard.open(resolved, must_be_new ? open_mode::write_new : open_mode::write_replace);
   if (!fd) return fail(fd.error());
   struct stat st {};
@@ -40,11 +41,48 @@ result<bool> replace_contents(const files_state& s, const fs::path& resolved,
   return existed;
 }
 
-tool_result file_write(const files_state& s, const json& args) {
-  std::string path = arg_string(args, "path");
-  std::string content = arg_string(args, "content");
-  bool overwrite = arg_bool(args, "overwrite", false);
-  bool create_dirs = arg_bool(args, "create_dirs", true);
+struct file_write_args {
+  std::string path;
+  std::string content;
+  bool overwrite = false;
+  bool create_dirs = true;
+};
+TOOLUSE_DESCRIBE(file_write_args,
+                 (path, "File path relative to the project root, e.g. \"docs/notes.md\""),
+                 (content, "The complete new content of the file (UTF-8 text)"),
+                 (overwrite,
+                  "Replace the file if it exists. Default false: an existing file is an error",
+                  tooluse::default_value(false)),
+                 (create_dirs, "Create missing parent folders. Default true"))
+
+struct file_edit_args {
+  std::string path;
+  std::string old_text;
+  std::string new_text;
+  bool replace_all = false;
+};
+TOOLUSE_DESCRIBE(file_edit_args, (path, "File path relative to the project root"),
+                 (old_text, "Exact text to replace, including indentation and line breaks",
+                  tooluse::min_length(1)),
+                 (new_text, "Replacement text (may be empty to delete old_text)"),
+                 (replace_all,
+                  "Replace every occurrence instead of requiring exactly one. Default false",
+                  tooluse::default_value(false)))
+
+struct file_delete_args {
+  std::string path;
+  bool recursive = false;
+};
+TOOLUSE_DESCRIBE(file_delete_args,
+                 (path, "Path relative to the project root of the file or folder to delete"),
+                 (recursive, "Delete a non-empty folder with everything in it. Default false",
+                  tooluse::default_value(false)))
+
+tool_result file_write(const files_state& s, const file_write_args& args) {
+  const std::string& path = args.path;
+  const std::string& content = args.content;
+  bool overwrite = args.overwrite;
+  bool create_dirs = args.create_dirs;
   if (path.empty() || path == ".") return tool_result::error("give a file path, e.g. \"notes.md\"");
   if (content.size() > s.options.max_write_bytes)
     return tool_result::error("content is " + human_size(content.size()) +
@@ -62,7 +100,9 @@ tool_result file_write(const files_state& s, const json& args) {
     if (!create_dirs)
       return tool_result::error("folder \"" + s.guard.relative(parent) + "\" does not exist");
     fs::create_directories(parent, ec);
-    if (ec) return tool_result::error("cannot create \"" + s.guard.relative(parent) + "\": " + ec.message());
+    if (ec)
+      return tool_result::error("cannot create \"" + s.guard.relative(parent) +
+                                "\": " + ec.message());
     // Re-check: a folder created through a symlink must still be under the root.
     auto again = s.guard.resolve(path);
     if (!again) return error_result(again.error());
@@ -70,29 +110,33 @@ tool_result file_write(const files_state& s, const json& args) {
   auto written = replace_contents(s, *resolved, content, !exists);
   if (!written) return error_result(written.error());
   std::string rel = s.guard.relative(*resolved);
-  return text_and_data((exists ? "replaced " : "created ") + rel + " (" +
-                           human_size(content.size()) + ")",
-                       {{"path", rel}, {"bytes", content.size()}, {"created", !exists}});
+  return text_and_data(
+      (exists ? "replaced " : "created ") + rel + " (" + human_size(content.size()) + ")",
+      {{"path", rel}, {"bytes", content.size()}, {"created", !exists}});
 }
 
 std::vector<std::size_t> find_all(const std::string& hay, const std::string& needle) {
   std::vector<std::size_t> at;
-  for (std::size_t p = hay.find(needle); p != std::string::npos; p = hay.find(needle, p + needle.size()))
+  for (std::size_t p = hay.find(needle); p != std::string::npos;
+       p = hay.find(needle, p + needle.size()))
     at.push_back(p);
   return at;
 }
 
 std::size_t line_of(const std::string& text, std::size_t offset) {
-  return 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
+  return 1 + static_cast<std::size_t>(std::count(
+                 text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
 }
 
-tool_result file_edit(const files_state& s, const json& args) {
-  std::string path = arg_string(args, "path");
-  std::string old_text = arg_string(args, "old_text");
-  std::string new_text = arg_string(args, "new_text");
-  bool replace_all = arg_bool(args, "replace_all", false);
-  if (old_text.empty()) return tool_result::error("old_text must not be empty; use file_write to create a file");
-  if (old_text == new_text) return tool_result::error("old_text and new_text are the same; nothing to do");
+tool_result file_edit(const files_state& s, const file_edit_args& args) {
+  const std::string& path = args.path;
+  const std::string& old_text = args.old_text;
+  const std::string& new_text = args.new_text;
+  bool replace_all = args.replace_all;
+  if (old_text.empty())
+    return tool_result::error("old_text must not be empty; use file_write to create a file");
+  if (old_text == new_text)
+    return tool_result::error("old_text and new_text are the same; nothing to do");
   auto resolved = s.guard.resolve(path);
   if (!resolved) return error_result(resolved.error());
   auto text = read_text_file(s, *resolved);
@@ -128,12 +172,13 @@ tool_result file_edit(const files_state& s, const json& args) {
                        {{"path", rel}, {"replacements", at.size()}, {"lines", lines}});
 }
 
-tool_result file_delete(const files_state& s, const json& args) {
-  std::string path = arg_string(args, "path");
-  bool recursive = arg_bool(args, "recursive", false);
+tool_result file_delete(const files_state& s, const file_delete_args& args) {
+  const std::string& path = args.path;
+  bool recursive = args.recursive;
   fs::path lexical(path);
   if (path.empty() || lexical.filename().empty() || lexical.filename() == ".")
-    return tool_result::error("give the path of a file or folder inside the root, e.g. \"old.txt\"");
+    return tool_result::error(
+        "give the path of a file or folder inside the root, e.g. \"old.txt\"");
   // Resolve the parent, not the entry: deleting a symlink removes the link, never its target.
   auto parent = s.guard.resolve(lexical.parent_path().string());
   if (!parent) return error_result(parent.error());
@@ -149,8 +194,9 @@ tool_result file_delete(const files_state& s, const json& args) {
   std::uintmax_t removed = 0;
   if (fs::is_directory(st)) {
     if (!recursive && !fs::is_empty(target, ec))
-      return tool_result::error("folder \"" + path +
-                                "\" is not empty; pass \"recursive\": true to delete it with its contents");
+      return tool_result::error(
+          "folder \"" + path +
+          "\" is not empty; pass \"recursive\": true to delete it with its contents");
     removed = fs::remove_all(target, ec);
   } else {
     removed = fs::remove(target, ec) ? 1 : 0;
@@ -161,9 +207,9 @@ tool_result file_delete(const files_state& s, const json& args) {
                        {{"path", rel}, {"entries_removed", removed}});
 }
 
-
 void add_file_write(tool_registry& registry, std::shared_ptr<const files_state> state) {
-  registry.add(
+  add_tool(
+      registry,
       {.name = "file_write",
        .title = "Write a file",
        .description =
@@ -173,23 +219,19 @@ void add_file_write(tool_registry& registry, std::shared_ptr<const files_state> 
            "safer. Needs the user's approval. Paths are relative to the project root; \"..\" and "
            "absolute paths are refused. Content is limited to about 1 MiB.\n"
            "Example: {\"path\": \"notes/todo.md\", \"content\": \"# TODO\\n- write tests\\n\"}",
-       .input_schema = json::parse(R"j({"type":"object","properties":{
-  "path":{"type":"string","description":"File path relative to the project root, e.g. \"docs/notes.md\""},
-  "content":{"type":"string","description":"The complete new content of the file (UTF-8 text)"},
-  "overwrite":{"type":"boolean","description":"Replace the file if it exists. Default false: an existing file is an error"},
-  "create_dirs":{"type":"boolean","description":"Create missing parent folders. Default true"}},
- "required":["path","content"],"additionalProperties":false})j"),
-       .annotations = {.read_only = false, .destructive = true, .idempotent = true, .open_world = false},
+       .annotations =
+           {.read_only = false, .destructive = true, .idempotent = true, .open_world = false},
        .category = "files",
        .version = "1.0.0",
        .tags = {"files", "write"},
        .timeout = std::chrono::seconds(10),
        .dangerous = true},
-      [state](const json& a, call_context&) { return file_write(*state, a); });
+      [state](const file_write_args& a) { return file_write(*state, a); });
 }
 
 void add_file_edit(tool_registry& registry, std::shared_ptr<const files_state> state) {
-  registry.add(
+  add_tool(
+      registry,
       {.name = "file_edit",
        .title = "Edit a file (exact replace)",
        .description =
@@ -200,23 +242,19 @@ void add_file_edit(tool_registry& registry, std::shared_ptr<const files_state> s
            "approval.\n"
            "Example: {\"path\": \"src/config.py\", \"old_text\": \"DEBUG = True\", "
            "\"new_text\": \"DEBUG = False\"}",
-       .input_schema = json::parse(R"j({"type":"object","properties":{
-  "path":{"type":"string","description":"File path relative to the project root"},
-  "old_text":{"type":"string","minLength":1,"description":"Exact text to replace, including indentation and line breaks"},
-  "new_text":{"type":"string","description":"Replacement text (may be empty to delete old_text)"},
-  "replace_all":{"type":"boolean","description":"Replace every occurrence instead of requiring exactly one. Default false"}},
- "required":["path","old_text","new_text"],"additionalProperties":false})j"),
-       .annotations = {.read_only = false, .destructive = true, .idempotent = false, .open_world = false},
+       .annotations =
+           {.read_only = false, .destructive = true, .idempotent = false, .open_world = false},
        .category = "files",
        .version = "1.0.0",
        .tags = {"files", "write"},
        .timeout = std::chrono::seconds(10),
        .dangerous = true},
-      [state](const json& a, call_context&) { return file_edit(*state, a); });
+      [state](const file_edit_args& a) { return file_edit(*state, a); });
 }
 
 void add_file_delete(tool_registry& registry, std::shared_ptr<const files_state> state) {
-  registry.add(
+  add_tool(
+      registry,
       {.name = "file_delete",
        .title = "Delete a file or folder",
        .description =
@@ -224,17 +262,14 @@ void add_file_delete(tool_registry& registry, std::shared_ptr<const files_state>
            "project. A folder with contents needs recursive: true. Cannot be undone: needs the "
            "user's approval; do not use it to \"clean up\" unless the user asked.\n"
            "Example: {\"path\": \"build/tmp.log\"}",
-       .input_schema = json::parse(R"j({"type":"object","properties":{
-  "path":{"type":"string","description":"Path relative to the project root of the file or folder to delete"},
-  "recursive":{"type":"boolean","description":"Delete a non-empty folder with everything in it. Default false"}},
- "required":["path"],"additionalProperties":false})j"),
-       .annotations = {.read_only = false, .destructive = true, .idempotent = true, .open_world = false},
+       .annotations =
+           {.read_only = false, .destructive = true, .idempotent = true, .open_world = false},
        .category = "files",
        .version = "1.0.0",
        .tags = {"files", "write"},
        .timeout = std::chrono::seconds(30),
        .dangerous = true},
-      [state](const json& a, call_context&) { return file_delete(*state, a); });
+      [state](const file_delete_args& a) { return file_delete(*state, a); });
 }
 
 }  // namespace

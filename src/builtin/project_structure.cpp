@@ -9,6 +9,7 @@
 #include "builtin/path_guard.hpp"
 #include "builtin/tool_util.hpp"
 #include "tooluse/builtin/files.hpp"
+#include "tooluse/tools/typed.hpp"
 
 namespace tooluse::builtin {
 namespace fs = std::filesystem;
@@ -111,7 +112,8 @@ void walk(walk_state& w, const fs::path& dir, int depth, const std::string& inde
       continue;
     }
     std::uintmax_t size = (!link && !is_dir) ? entry.file_size(ec) : 0;
-    if (is_dir) ++w.dirs;
+    if (is_dir)
+      ++w.dirs;
     else {
       ++w.files;
       w.bytes += size;
@@ -124,8 +126,10 @@ void walk(walk_state& w, const fs::path& dir, int depth, const std::string& inde
       ++w.printed;
       bool last = i + 1 == entries.size();
       w.tree += indent + (last ? "└── " : "├── ") + name + (is_dir ? "/" : "");
-      if (link) w.tree += " -> " + fs::read_symlink(entry.path(), ec).string();
-      else if (!is_dir && w.show_sizes) w.tree += " (" + human_size(size) + ")";
+      if (link)
+        w.tree += " -> " + fs::read_symlink(entry.path(), ec).string();
+      else if (!is_dir && w.show_sizes)
+        w.tree += " (" + human_size(size) + ")";
       w.tree += "\n";
     }
     if (is_dir) {
@@ -135,21 +139,37 @@ void walk(walk_state& w, const fs::path& dir, int depth, const std::string& inde
   }
 }
 
+struct project_structure_args {
+  std::string path = ".";
+  std::int64_t max_depth = 3;
+  std::int64_t max_entries = 300;
+  std::optional<std::vector<std::string>> exclude;
+  bool include_default_excludes = false;
+  bool use_gitignore = true;
+  bool show_sizes = true;
+};
+TOOLUSE_DESCRIBE(
+    project_structure_args, (path, "Folder relative to the project root. Default \".\""),
+    (max_depth, "Levels of folders to show. Default 3", tooluse::minimum(1), tooluse::maximum(12)),
+    (max_entries, "Lines of tree to show at most. Default 300", tooluse::minimum(1),
+     tooluse::maximum(5000)),
+    (exclude, "More names or globs to leave out, e.g. [\"dist\", \"*.log\"]"),
+    (include_default_excludes, "Set true to show .git, node_modules, build etc. too. Default false",
+     tooluse::default_value(false)),
+    (use_gitignore, "Honour .gitignore files. Default true"),
+    (show_sizes, "Show file sizes. Default true"))
+
 tool_result project_structure(const path_guard& guard, const project_structure_options& o,
-                              const json& args) {
+                              const project_structure_args& args) {
   walk_state w;
   w.excludes = o.default_excludes;
-  if (has_arg(args, "exclude")) {
-    if (!args["exclude"].is_array()) return tool_result::error("exclude must be an array of names");
-    for (const auto& e : args["exclude"])
-      if (e.is_string()) w.excludes.push_back(e.get<std::string>());
-  }
-  if (arg_bool(args, "include_default_excludes", false)) w.excludes.clear();
-  w.use_gitignore = arg_bool(args, "use_gitignore", true);
-  w.show_sizes = arg_bool(args, "show_sizes", true);
-  w.max_depth = static_cast<int>(std::clamp<std::int64_t>(arg_int(args, "max_depth", 3), 1, 12));
-  w.max_entries = static_cast<std::size_t>(std::clamp<std::int64_t>(arg_int(args, "max_entries", 300), 1, 5000));
-  std::string path = arg_string(args, "path", ".");
+  if (args.exclude) w.excludes.insert(w.excludes.end(), args.exclude->begin(), args.exclude->end());
+  if (args.include_default_excludes) w.excludes.clear();
+  w.use_gitignore = args.use_gitignore;
+  w.show_sizes = args.show_sizes;
+  w.max_depth = static_cast<int>(std::clamp<std::int64_t>(args.max_depth, 1, 12));
+  w.max_entries = static_cast<std::size_t>(std::clamp<std::int64_t>(args.max_entries, 1, 5000));
+  const std::string& path = args.path;
   auto dir = guard.resolve(path == "." ? "" : path);
   if (!dir) return error_result(dir.error());
   std::error_code ec;
@@ -175,14 +195,15 @@ tool_result project_structure(const path_guard& guard, const project_structure_o
     text += "\n";
   }
   if (w.truncated)
-    text += "[tree cut by max_depth=" + std::to_string(w.max_depth) + " or max_entries=" +
-            std::to_string(w.max_entries) + "; counts cover the whole tree]\n";
-  json data = {{"path", guard.relative(*dir)},
-               {"tree", w.tree},
-               {"summary", {{"folders", w.dirs}, {"files", w.files}, {"bytes", w.bytes},
-                            {"by_extension", by_ext}}},
-               {"excluded", w.skipped},
-               {"truncated", w.truncated}};
+    text += "[tree cut by max_depth=" + std::to_string(w.max_depth) +
+            " or max_entries=" + std::to_string(w.max_entries) + "; counts cover the whole tree]\n";
+  json data = {
+      {"path", guard.relative(*dir)},
+      {"tree", w.tree},
+      {"summary",
+       {{"folders", w.dirs}, {"files", w.files}, {"bytes", w.bytes}, {"by_extension", by_ext}}},
+      {"excluded", w.skipped},
+      {"truncated", w.truncated}};
   return text_and_data(std::move(text), std::move(data));
 }
 
@@ -190,7 +211,8 @@ tool_result project_structure(const path_guard& guard, const project_structure_o
 
 void register_project_structure(tool_registry& registry, const project_structure_options& options) {
   auto guard = std::make_shared<const path_guard>(options.root);
-  registry.add(
+  add_tool(
+      registry,
       {.name = "project_structure",
        .title = "Project structure",
        .description =
@@ -202,21 +224,15 @@ void register_project_structure(tool_registry& registry, const project_structure
            "and max_entries (counts still cover everything). For one folder's contents use "
            "file_list; to find files use file_search.\n"
            "Example: {\"path\": \".\", \"max_depth\": 2}",
-       .input_schema = json::parse(R"j({"type":"object","properties":{
-  "path":{"type":"string","description":"Folder relative to the project root. Default \".\""},
-  "max_depth":{"type":"integer","minimum":1,"maximum":12,"description":"Levels of folders to show. Default 3"},
-  "max_entries":{"type":"integer","minimum":1,"maximum":5000,"description":"Lines of tree to show at most. Default 300"},
-  "exclude":{"type":"array","items":{"type":"string"},"description":"More names or globs to leave out, e.g. [\"dist\", \"*.log\"]"},
-  "include_default_excludes":{"type":"boolean","description":"Set true to show .git, node_modules, build etc. too. Default false"},
-  "use_gitignore":{"type":"boolean","description":"Honour .gitignore files. Default true"},
-  "show_sizes":{"type":"boolean","description":"Show file sizes. Default true"}},
- "additionalProperties":false})j"),
-       .annotations = {.read_only = true, .destructive = false, .idempotent = true, .open_world = false},
+       .annotations =
+           {.read_only = true, .destructive = false, .idempotent = true, .open_world = false},
        .category = "files",
        .version = "1.0.0",
        .tags = {"files", "project"},
        .timeout = std::chrono::seconds(20)},
-      [guard, options](const json& a, call_context&) { return project_structure(*guard, options, a); });
+      [guard, options](const project_structure_args& a) {
+        return project_structure(*guard, options, a);
+      });
 }
 
 }  // namespace tooluse::builtin

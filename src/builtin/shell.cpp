@@ -15,6 +15,7 @@
 #include <optional>
 
 #include "builtin/tool_util.hpp"
+#include "tooluse/tools/typed.hpp"
 
 extern char** environ;
 
@@ -32,11 +33,13 @@ struct run_output {
 
 // run_process spawns argv in its own process group and collects its output until it exits,
 // the deadline passes or `stop` is requested (then the whole group is killed).
-result<run_output> run_process(const std::vector<std::string>& argv, const std::vector<std::string>& env,
-                               const fs::path& cwd, std::chrono::milliseconds timeout,
-                               std::size_t cap, const std::stop_token& stop) {
+result<run_output> run_process(const std::vector<std::string>& argv,
+                               const std::vector<std::string>& env, const fs::path& cwd,
+                               std::chrono::milliseconds timeout, std::size_t cap,
+                               const std::stop_token& stop) {
   int out_pipe[2], err_pipe[2];
-  if (::pipe2(out_pipe, O_CLOEXEC) != 0) return fail(errc::io_error, "pipe: " + std::string(std::strerror(errno)));
+  if (::pipe2(out_pipe, O_CLOEXEC) != 0)
+    return fail(errc::io_error, "pipe: " + std::string(std::strerror(errno)));
   if (::pipe2(err_pipe, O_CLOEXEC) != 0) {
     ::close(out_pipe[0]);
     ::close(out_pipe[1]);
@@ -107,12 +110,14 @@ result<run_output> run_process(const std::vector<std::string>& argv, const std::
 }
 
 std::vector<std::string> sandbox_argv(const shell_options& o, const fs::path& work) {
-  std::vector<std::string> a = {o.bwrap_path, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
-                                "--tmpfs", "/tmp", "--bind", work.string(), work.string(),
-                                "--chdir", work.string(), "--unshare-all"};
+  std::vector<std::string> a = {o.bwrap_path,  "--ro-bind", "/",           "/",
+                                "--dev",       "/dev",      "--proc",      "/proc",
+                                "--tmpfs",     "/tmp",      "--bind",      work.string(),
+                                work.string(), "--chdir",   work.string(), "--unshare-all"};
   if (o.allow_network) a.push_back("--share-net");
-  for (const char* s : {"--die-with-parent", "--new-session", "--clearenv", "--setenv", "PATH",
-                        "/usr/local/bin:/usr/bin:/bin", "--setenv", "LANG", "C.UTF-8", "--setenv", "HOME"})
+  for (const char* s :
+       {"--die-with-parent", "--new-session", "--clearenv", "--setenv", "PATH",
+        "/usr/local/bin:/usr/bin:/bin", "--setenv", "LANG", "C.UTF-8", "--setenv", "HOME"})
     a.push_back(s);
   a.push_back(work.string());
   return a;
@@ -127,19 +132,33 @@ struct shell_state {
   sandbox_status sandbox;
 };
 
-tool_result run_shell(shell_state& s, const json& args, call_context& ctx) {
-  std::string command = arg_string(args, "command");
+struct shell_args {
+  std::string command;
+  std::optional<double> timeout_seconds;  // default: shell_options::timeout
+};
+TOOLUSE_DESCRIBE(shell_args,
+                 (command,
+                  "Command line for /bin/sh -c, e.g. \"ls -la src\" or \"python3 -m pytest -q\"",
+                  tooluse::min_length(1)),
+                 (timeout_seconds, "Kill the command after this many seconds. Default 30",
+                  tooluse::exclusive_minimum(0), tooluse::maximum(300)))
+
+tool_result run_shell(shell_state& s, const shell_args& args, call_context& ctx) {
+  const std::string& command = args.command;
   if (command.empty()) return tool_result::error("give a command, e.g. \"ls -la\"");
-  double secs = arg_double(args, "timeout_seconds", static_cast<double>(s.options.timeout.count()) / 1000);
-  auto timeout = std::min(s.options.max_timeout,
-                          std::chrono::milliseconds(static_cast<std::int64_t>(std::max(0.1, secs) * 1000)));
+  double secs =
+      args.timeout_seconds.value_or(static_cast<double>(s.options.timeout.count()) / 1000);
+  auto timeout =
+      std::min(s.options.max_timeout,
+               std::chrono::milliseconds(static_cast<std::int64_t>(std::max(0.1, secs) * 1000)));
   std::call_once(s.probed, [&] { s.sandbox = probe_sandbox(s.options); });
   std::vector<std::string> argv;
   if (s.sandbox.available) {
     argv = sandbox_argv(s.options, s.work);
   } else if (!s.options.allow_unsandboxed) {
     return tool_result::error(
-        "the shell tool is refused: the bubblewrap sandbox does not work here (" + s.sandbox.detail +
+        "the shell tool is refused: the bubblewrap sandbox does not work here (" +
+        s.sandbox.detail +
         "); install bubblewrap and allow unprivileged user namespaces, or have the user enable "
         "unsandboxed runs explicitly");
   }
@@ -149,13 +168,18 @@ tool_result run_shell(shell_state& s, const json& args, call_context& ctx) {
                        timeout, s.options.max_output_bytes, ctx.stop);
   if (!r) return error_result(r.error());
   std::string text = "exit code " + std::to_string(r->exit_code);
-  if (r->timed_out) text += " (killed: timed out after " + std::to_string(timeout.count() / 1000.0).substr(0, 5) + " s)";
+  if (r->timed_out)
+    text += " (killed: timed out after " + std::to_string(timeout.count() / 1000.0).substr(0, 5) +
+            " s)";
   if (r->cancelled) text += " (killed: cancelled)";
   if (!r->out.empty()) text += "\n--- stdout ---\n" + r->out;
   if (!r->err.empty()) text += "\n--- stderr ---\n" + r->err;
   if (r->dropped) text += "\n[" + std::to_string(r->dropped) + " bytes of output dropped]";
-  tool_result res = text_and_data(text, {{"exit_code", r->exit_code}, {"stdout", r->out}, {"stderr", r->err},
-                                         {"timed_out", r->timed_out}, {"sandboxed", s.sandbox.available},
+  tool_result res = text_and_data(text, {{"exit_code", r->exit_code},
+                                         {"stdout", r->out},
+                                         {"stderr", r->err},
+                                         {"timed_out", r->timed_out},
+                                         {"sandboxed", s.sandbox.available},
                                          {"dropped_bytes", r->dropped}});
   res.is_error = r->exit_code != 0 || r->timed_out || r->cancelled;
   return res;
@@ -165,7 +189,8 @@ tool_result run_shell(shell_state& s, const json& args, call_context& ctx) {
 
 sandbox_status probe_sandbox(const shell_options& options) {
   if (::access(options.bwrap_path.c_str(), X_OK) != 0)
-    return {false, "\"" + options.bwrap_path + "\" is not installed (Debian: apt install bubblewrap)"};
+    return {false,
+            "\"" + options.bwrap_path + "\" is not installed (Debian: apt install bubblewrap)"};
   std::error_code ec;
   fs::path work = options.work_dir.empty() ? fs::temp_directory_path(ec) : options.work_dir;
   auto argv = sandbox_argv(options, work);
@@ -186,8 +211,10 @@ void register_shell(tool_registry& registry, const shell_options& options) {
   std::error_code ec;
   state->work = fs::canonical(options.work_dir.empty() ? fs::path(".") : options.work_dir, ec);
   if (ec || !fs::is_directory(state->work))
-    throw std::invalid_argument("shell work folder \"" + options.work_dir.string() + "\" is not an existing folder");
-  registry.add(
+    throw std::invalid_argument("shell work folder \"" + options.work_dir.string() +
+                                "\" is not an existing folder");
+  add_tool(
+      registry,
       {.name = "shell",
        .title = "Run a shell command (sandboxed)",
        .description =
@@ -199,11 +226,8 @@ void register_shell(tool_registry& registry, const shell_options& options) {
            "max 300) and output beyond 64 KiB per stream is dropped. Every call needs the user's "
            "approval. Do not run interactive programs (there is no input).\n"
            "Example: {\"command\": \"make test 2>&1 | tail -20\", \"timeout_seconds\": 120}",
-       .input_schema = json::parse(R"j({"type":"object","properties":{
-  "command":{"type":"string","minLength":1,"description":"Command line for /bin/sh -c, e.g. \"ls -la src\" or \"python3 -m pytest -q\""},
-  "timeout_seconds":{"type":"number","exclusiveMinimum":0,"maximum":300,"description":"Kill the command after this many seconds. Default 30"}},
- "required":["command"],"additionalProperties":false})j"),
-       .annotations = {.read_only = false, .destructive = true, .idempotent = false, .open_world = false},
+       .annotations =
+           {.read_only = false, .destructive = true, .idempotent = false, .open_world = false},
        .category = "system",
        .version = "1.0.0",
        .tags = {"shell", "exec"},
@@ -211,7 +235,7 @@ void register_shell(tool_registry& registry, const shell_options& options) {
        .rate = {.calls = 30, .window = std::chrono::minutes(1)},
        .max_parallel = 2,
        .dangerous = true},
-      [state](const json& a, call_context& ctx) { return run_shell(*state, a, ctx); });
+      [state](const shell_args& a, call_context& ctx) { return run_shell(*state, a, ctx); });
 }
 
 }  // namespace tooluse::builtin

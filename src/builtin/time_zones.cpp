@@ -49,6 +49,26 @@ std::optional<std::int64_t> parse_offset(std::string_view s) {
   return off;
 }
 
+// zoneinfo_dir is where the date library's USE_OS_TZDB build reads zone files from.
+constexpr const char* zoneinfo_dir = "/usr/share/zoneinfo";
+
+// load_rule reads the POSIX rule from the footer of the zone's TZif file, and the instant of
+// the zone's last transition, after which the rule applies. A zone whose file has no usable
+// footer keeps the date library's answer for all instants.
+void load_rule(const date::time_zone& zone, const std::string& name,
+               std::optional<posix_rule>& rule, std::int64_t& from) {
+  auto footer = read_tzif_footer(std::string(zoneinfo_dir) + "/" + name);
+  if (!footer)
+    footer = read_tzif_footer(std::string(zoneinfo_dir) + "/" + std::string(zone.name()));
+  if (!footer) return;
+  rule = posix_rule::parse(*footer);
+  if (!rule) return;
+  // The last interval the library knows is open-ended: its begin is the last transition.
+  using namespace std::chrono;
+  auto far = date::sys_days{date::year{9999} / 1 / 1};
+  from = zone.get_info(date::sys_seconds{far.time_since_epoch()}).begin.time_since_epoch().count();
+}
+
 }  // namespace
 
 result<std::shared_ptr<const time_zone>> time_zone::load(std::string_view name) {
@@ -67,6 +87,7 @@ result<std::shared_ptr<const time_zone>> time_zone::load(std::string_view name) 
   try {
     tz->zone_ = date::locate_zone(n);
     tz->name_ = n;
+    load_rule(*tz->zone_, n, tz->rule_, tz->rule_from_);
     return std::shared_ptr<const time_zone>(std::move(tz));
   } catch (const std::exception&) {
     return fail(errc::not_found,
@@ -78,6 +99,7 @@ result<std::shared_ptr<const time_zone>> time_zone::load(std::string_view name) 
 
 zone_offset time_zone::at(std::int64_t utc) const {
   if (!zone_) return fixed_;
+  if (rule_ && utc >= rule_from_) return rule_->at(utc);
   auto info = zone_->get_info(date::sys_seconds{std::chrono::seconds{utc}});
   return {info.offset.count(), info.abbrev, info.save != std::chrono::minutes{0}};
 }
@@ -85,6 +107,10 @@ zone_offset time_zone::at(std::int64_t utc) const {
 std::int64_t time_zone::to_utc(std::int64_t local, bool* adjusted) const {
   if (adjusted) *adjusted = false;
   if (!zone_) return local - fixed_.utc_offset;
+  // Two days past the last transition no offset (under 26 hours) can reach back before it.
+  if (rule_ && rule_from_ < std::numeric_limits<std::int64_t>::max() - 2 * 86400 &&
+      local >= rule_from_ + 2 * 86400)
+    return rule_->to_utc(local, adjusted);
   auto info = zone_->get_info(date::local_seconds{std::chrono::seconds{local}});
   // unique: first is the offset; ambiguous: first is the earlier instant; nonexistent: first is
   // the offset before the gap, which moves the time forward by the gap.

@@ -2,12 +2,17 @@
 // Time zones for the datetime tool, over the date library's tz (libhowardhinnant-date, built with
 // USE_OS_TZDB: it reads the system's /usr/share/zoneinfo). g++ 12's libstdc++ has no
 // std::chrono::tzdb, and TZ/localtime_r is process-global state, so neither is an option.
+// Past the last transition of a zone's file (2037), the zone's POSIX rule (the TZif footer,
+// which the date library does not read) gives the offsets: posix_tz.hpp.
 
 #include <cstdint>
+#include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
+#include "builtin/posix_tz.hpp"
 #include "tooluse/result.hpp"
 
 namespace date {
@@ -15,13 +20,6 @@ class time_zone;
 }
 
 namespace tooluse::builtin::detail {
-
-/// zone_offset is the state of a zone at an instant.
-struct zone_offset {
-  std::int64_t utc_offset = 0;  ///< seconds east of UTC
-  std::string abbreviation;     ///< e.g. "CET", "+0530"
-  bool dst = false;
-};
 
 /// time_zone is an IANA zone or a fixed offset. Immutable; safe to share between threads.
 class time_zone {
@@ -40,6 +38,9 @@ class time_zone {
  private:
   std::string name_;
   const date::time_zone* zone_ = nullptr;  ///< null for a fixed offset
+  std::optional<posix_rule> rule_;         ///< the zone file's footer rule, if any
+  /// rule_from_ is the zone's last transition (UTC seconds): from there on rule_ applies.
+  std::int64_t rule_from_ = std::numeric_limits<std::int64_t>::max();
   zone_offset fixed_;
 };
 

@@ -9,54 +9,6 @@
 
 namespace tooluse::builtin::detail {
 
-namespace {
-const json* find_arg(const json& args, std::string_view key) {
-  if (!args.is_object()) return nullptr;
-  auto it = args.find(std::string(key));
-  if (it == args.end() || it->is_null()) return nullptr;
-  return &*it;
-}
-
-[[noreturn]] void wrong_type(std::string_view key, const char* expected, const json& v) {
-  throw std::invalid_argument("argument \"" + std::string(key) + "\" must be " + expected +
-                              ", got " + std::string(type_name(v)));
-}
-}  // namespace
-
-bool has_arg(const json& args, std::string_view key) { return find_arg(args, key) != nullptr; }
-
-std::string arg_string(const json& args, std::string_view key, std::string fallback) {
-  const json* v = find_arg(args, key);
-  if (!v) return fallback;
-  if (!v->is_string()) wrong_type(key, "a string", *v);
-  return v->get<std::string>();
-}
-
-std::int64_t arg_int(const json& args, std::string_view key, std::int64_t fallback) {
-  const json* v = find_arg(args, key);
-  if (!v) return fallback;
-  if (v->is_number_integer()) return v->get<std::int64_t>();
-  if (v->is_number_float()) {
-    double d = v->get<double>();
-    if (std::floor(d) == d && std::fabs(d) < 9e15) return static_cast<std::int64_t>(d);
-  }
-  wrong_type(key, "an integer", *v);
-}
-
-double arg_double(const json& args, std::string_view key, double fallback) {
-  const json* v = find_arg(args, key);
-  if (!v) return fallback;
-  if (!v->is_number()) wrong_type(key, "a number", *v);
-  return v->get<double>();
-}
-
-bool arg_bool(const json& args, std::string_view key, bool fallback) {
-  const json* v = find_arg(args, key);
-  if (!v) return fallback;
-  if (!v->is_boolean()) wrong_type(key, "a boolean", *v);
-  return v->get<bool>();
-}
-
 tool_result error_result(const error& e) { return tool_result::error(e.message); }
 
 tool_result text_and_data(std::string text, json data) {

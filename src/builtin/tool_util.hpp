@@ -1,5 +1,6 @@
 #pragma once
-// Small helpers the built-in tools share: argument access with clear errors, results.
+// Small helpers the built-in tools share: results, file descriptors, sizes. Arguments are
+// described structs (tooluse::add_tool), not read from JSON by hand.
 
 #include <cstdint>
 #include <string>
@@ -10,18 +11,6 @@
 #include "tooluse/tools/tool_result.hpp"
 
 namespace tooluse::builtin::detail {
-
-/// arg_string returns arguments[key] as a string, `fallback` when absent or null.
-/// Throws std::invalid_argument (the registry turns it into an error result) on a wrong type.
-std::string arg_string(const json& args, std::string_view key, std::string fallback = {});
-/// arg_int returns arguments[key] as an integer (accepting 3.0), `fallback` when absent.
-std::int64_t arg_int(const json& args, std::string_view key, std::int64_t fallback);
-/// arg_double returns arguments[key] as a number, `fallback` when absent.
-double arg_double(const json& args, std::string_view key, double fallback);
-/// arg_bool returns arguments[key] as a boolean, `fallback` when absent.
-bool arg_bool(const json& args, std::string_view key, bool fallback);
-/// has_arg tells whether arguments[key] is present and not null.
-bool has_arg(const json& args, std::string_view key);
 
 /// error_result makes an error result from an operational error's message.
 tool_result error_result(const error& e);

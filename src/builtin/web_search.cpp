@@ -1,6 +1,7 @@
 // web_search: Tavily, Brave Search or SearXNG behind one tool, results normalised.
 #include "builtin/tool_util.hpp"
 #include "builtin/web_impl.hpp"
+#include "tooluse/tools/typed.hpp"
 
 namespace tooluse::builtin::detail {
 namespace {
@@ -13,14 +14,21 @@ struct hit {
 result<std::vector<hit>> tavily(const web_state& s, const std::string& query, int n) {
   const auto& o = s.options;
   http::request req{.method = "POST", .url = o.tavily_url + "/search"};
-  req.headers = {{"Authorization", "Bearer " + o.tavily_api_key}, {"Content-Type", "application/json"}};
-  req.body = json{{"query", query}, {"max_results", n}, {"search_depth", "basic"}, {"topic", "general"},
-                  {"include_answer", false}}.dump();
+  req.headers = {{"Authorization", "Bearer " + o.tavily_api_key},
+                 {"Content-Type", "application/json"}};
+  req.body = json{
+      {"query", query},
+      {"max_results", n},
+      {"search_depth", "basic"},
+      {"topic", "general"},
+      {"include_answer",
+       false}}.dump();
   auto j = get_json(s, req, "Tavily", {o.tavily_api_key}, "TAVILY_API_KEY");
   if (!j) return fail(j.error());
   std::vector<hit> out;
   for (const auto& r : j->value("results", json::array()))
-    out.push_back({r.value("title", ""), r.value("url", ""), r.value("content", ""), r.value("score", 0.0)});
+    out.push_back(
+        {r.value("title", ""), r.value("url", ""), r.value("content", ""), r.value("score", 0.0)});
   return out;
 }
 
@@ -36,20 +44,24 @@ result<std::vector<hit>> brave(const web_state& s, const std::string& query, int
   for (std::size_t i = 0; i < results.size(); ++i) {
     const auto& r = results[i];
     // Brave gives no score: rank order becomes a score in (0, 1].
-    out.push_back({strip_tags(r.value("title", "")), r.value("url", ""), strip_tags(r.value("description", "")),
+    out.push_back({strip_tags(r.value("title", "")), r.value("url", ""),
+                   strip_tags(r.value("description", "")),
                    1.0 - static_cast<double>(i) / static_cast<double>(results.size())});
   }
   return out;
 }
 
 result<std::vector<hit>> searxng(const web_state& s, const std::string& query, int n) {
-  http::request req{.url = s.options.searxng_url + "/search?q=" + url_encode(query) + "&format=json"};
-  auto j = get_json(s, req, "SearXNG", {}, "SEARXNG_URL (and that the instance enables format=json)");
+  http::request req{.url =
+                        s.options.searxng_url + "/search?q=" + url_encode(query) + "&format=json"};
+  auto j =
+      get_json(s, req, "SearXNG", {}, "SEARXNG_URL (and that the instance enables format=json)");
   if (!j) return fail(j.error());
   std::vector<hit> out;
   for (const auto& r : j->value("results", json::array())) {
     if (static_cast<int>(out.size()) >= n) break;
-    out.push_back({r.value("title", ""), r.value("url", ""), r.value("content", ""), r.value("score", 0.0)});
+    out.push_back(
+        {r.value("title", ""), r.value("url", ""), r.value("content", ""), r.value("score", 0.0)});
   }
   return out;
 }
@@ -62,36 +74,57 @@ std::string provider_of(const web_options& o) {
   return "";
 }
 
-tool_result web_search(const web_state& s, const json& args) {
-  std::string query = arg_string(args, "query");
-  if (query.empty()) return tool_result::error("give a query, e.g. \"Eliud Kipchoge marathon record time\"");
-  int n = static_cast<int>(std::clamp<std::int64_t>(arg_int(args, "max_results", 5), 1, 20));
+struct web_search_args {
+  std::string query;
+  std::int64_t max_results = 5;
+};
+TOOLUSE_DESCRIBE(web_search_args,
+                 (query,
+                  "Search keywords, specific: names, products, places, years. E.g. \"OpenAI GPT-4 "
+                  "pricing 2024\"",
+                  tooluse::min_length(1)),
+                 (max_results, "Number of results. Default 5", tooluse::minimum(1),
+                  tooluse::maximum(20)))
+
+tool_result web_search(const web_state& s, const web_search_args& args) {
+  const std::string& query = args.query;
+  if (query.empty())
+    return tool_result::error("give a query, e.g. \"Eliud Kipchoge marathon record time\"");
+  int n = static_cast<int>(std::clamp<std::int64_t>(args.max_results, 1, 20));
   std::string provider = provider_of(s.options);
   result<std::vector<hit>> hits = fail(errc::invalid_argument, "");
-  if (provider == "tavily" && !s.options.tavily_api_key.empty()) hits = tavily(s, query, n);
-  else if (provider == "brave" && !s.options.brave_api_key.empty()) hits = brave(s, query, n);
-  else if (provider == "searxng" && !s.options.searxng_url.empty()) hits = searxng(s, query, n);
+  if (provider == "tavily" && !s.options.tavily_api_key.empty())
+    hits = tavily(s, query, n);
+  else if (provider == "brave" && !s.options.brave_api_key.empty())
+    hits = brave(s, query, n);
+  else if (provider == "searxng" && !s.options.searxng_url.empty())
+    hits = searxng(s, query, n);
   else
     return tool_result::error(
-        "web search is not configured" + (provider.empty() ? std::string() : " for provider \"" + provider + "\"") +
-        ": the user must set TAVILY_API_KEY, BRAVE_API_KEY or SEARXNG_URL; answer without web search "
+        "web search is not configured" +
+        (provider.empty() ? std::string() : " for provider \"" + provider + "\"") +
+        ": the user must set TAVILY_API_KEY, BRAVE_API_KEY or SEARXNG_URL; answer without web "
+        "search "
         "or use wikipedia_search");
   if (!hits) return error_result(hits.error());
   json results = json::array();
   std::string text;
   int i = 0;
   for (const auto& h : *hits) {
-    results.push_back({{"title", h.title}, {"url", h.url}, {"snippet", h.snippet}, {"score", h.score}});
+    results.push_back(
+        {{"title", h.title}, {"url", h.url}, {"snippet", h.snippet}, {"score", h.score}});
     text += std::to_string(++i) + ". " + h.title + "\n   " + h.url + "\n   " + h.snippet + "\n";
   }
   if (hits->empty()) text = "no results for \"" + query + "\"\n";
-  return text_and_data(std::move(text), {{"provider", provider}, {"query", query}, {"results", results}});
+  return text_and_data(std::move(text),
+                       {{"provider", provider}, {"query", query}, {"results", results}});
 }
 
 }  // namespace
 
 void register_search_tools(tool_registry& registry, std::shared_ptr<const web_state> state) {
-  registry.add(
+  add_tool(
+      registry,
       {.name = "web_search",
        .title = "Web search",
        .description =
@@ -100,12 +133,10 @@ void register_search_tools(tool_registry& registry, std::shared_ptr<const web_st
            "then read a promising page with http_fetch. For encyclopedic facts prefer "
            "wikipedia_search. Write specific queries with names, places and dates; do not put "
            "questions to the user here.\n"
-           "Example: {\"query\": \"Eliud Kipchoge marathon world record time\", \"max_results\": 3}",
-       .input_schema = json::parse(R"j({"type":"object","properties":{
-  "query":{"type":"string","minLength":1,"description":"Search keywords, specific: names, products, places, years. E.g. \"OpenAI GPT-4 pricing 2024\""},
-  "max_results":{"type":"integer","minimum":1,"maximum":20,"description":"Number of results. Default 5"}},
- "required":["query"],"additionalProperties":false})j"),
-       .annotations = {.read_only = true, .destructive = false, .idempotent = false, .open_world = true},
+           "Example: {\"query\": \"Eliud Kipchoge marathon world record time\", \"max_results\": "
+           "3}",
+       .annotations =
+           {.read_only = true, .destructive = false, .idempotent = false, .open_world = true},
        .category = "web",
        .version = "1.0.0",
        .tags = {"web", "search", "network"},
@@ -113,7 +144,7 @@ void register_search_tools(tool_registry& registry, std::shared_ptr<const web_st
        .rate = {.calls = 30, .window = std::chrono::minutes(1)},
        .cost_per_call = 0.008,  // Tavily basic search: 1 credit, about USD 0.008
        .requires_auth = true},
-      [state](const json& a, call_context&) { return web_search(*state, a); });
+      [state](const web_search_args& a) { return web_search(*state, a); });
 }
 
 }  // namespace tooluse::builtin::detail

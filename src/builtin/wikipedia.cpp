@@ -2,6 +2,7 @@
 // length limits, language).
 #include "builtin/tool_util.hpp"
 #include "builtin/web_impl.hpp"
+#include "tooluse/tools/typed.hpp"
 
 namespace tooluse::builtin::detail {
 namespace {
@@ -10,17 +11,48 @@ result<std::string> api_base(const web_options& o, const std::string& lang) {
   bool ok = lang.size() >= 2 && lang.size() <= 12;
   for (char c : lang)
     if (!std::islower(static_cast<unsigned char>(c)) && c != '-') ok = false;
-  if (!ok) return fail(errc::invalid_argument, "language \"" + lang + "\" is not a Wikipedia code such as \"en\", \"de\", \"zh\"");
+  if (!ok)
+    return fail(errc::invalid_argument,
+                "language \"" + lang + "\" is not a Wikipedia code such as \"en\", \"de\", \"zh\"");
   std::string base = o.wikipedia_url;
   if (auto p = base.find("{lang}"); p != std::string::npos) base.replace(p, 6, lang);
   return base + "/w/api.php?format=json&formatversion=2&";
 }
 
-tool_result wikipedia_search(const web_state& s, const json& args) {
-  std::string query = arg_string(args, "query");
+struct wikipedia_search_args {
+  std::string query;
+  std::int64_t max_results = 5;
+  std::string language = "en";
+};
+TOOLUSE_DESCRIBE(wikipedia_search_args,
+                 (query, "Words to search for, e.g. \"Eliud Kipchoge\"", tooluse::min_length(1)),
+                 (max_results, "Number of titles. Default 5", tooluse::minimum(1),
+                  tooluse::maximum(20)),
+                 (language,
+                  "Wikipedia language code: \"en\", \"de\", \"fr\", \"zh\"... Default \"en\""))
+
+struct wikipedia_page_args {
+  std::string title;
+  std::optional<std::string> section;
+  std::int64_t max_chars = 8000;
+  std::int64_t start_char = 0;
+  std::string language = "en";
+};
+TOOLUSE_DESCRIBE(wikipedia_page_args,
+                 (title, "Exact page title, e.g. \"Moon\" or \"Eliud Kipchoge\"",
+                  tooluse::min_length(1)),
+                 (section, "Only this section, by its heading, e.g. \"Orbit\""),
+                 (max_chars, "Characters of text to return. Default 8000", tooluse::minimum(100),
+                  tooluse::maximum(100000)),
+                 (start_char, "Offset to continue a cut page. Default 0", tooluse::minimum(0),
+                  tooluse::default_value(0)),
+                 (language, "Wikipedia language code. Default \"en\""))
+
+tool_result wikipedia_search(const web_state& s, const wikipedia_search_args& args) {
+  const std::string& query = args.query;
   if (query.empty()) return tool_result::error("give a query, e.g. \"Moon perigee\"");
-  int n = static_cast<int>(std::clamp<std::int64_t>(arg_int(args, "max_results", 5), 1, 20));
-  auto base = api_base(s.options, arg_string(args, "language", "en"));
+  int n = static_cast<int>(std::clamp<std::int64_t>(args.max_results, 1, 20));
+  auto base = api_base(s.options, args.language);
   if (!base) return error_result(base.error());
   http::request req{.url = *base + "action=query&list=search&srprop=snippet%7Cwordcount&srlimit=" +
                            std::to_string(n) + "&srsearch=" + url_encode(query)};
@@ -31,11 +63,15 @@ tool_result wikipedia_search(const web_state& s, const json& args) {
   const json q = j->value("query", json::object());
   for (const auto& r : q.value("search", json::array())) {
     std::string snippet = strip_tags(r.value("snippet", ""));
-    results.push_back({{"title", r.value("title", "")}, {"snippet", snippet}, {"words", r.value("wordcount", 0)}});
+    results.push_back({{"title", r.value("title", "")},
+                       {"snippet", snippet},
+                       {"words", r.value("wordcount", 0)}});
     text += "- " + r.value("title", "") + ": " + snippet + "\n";
   }
-  if (results.empty()) text = "no Wikipedia pages match \"" + query + "\"\n";
-  else text += "(read one with wikipedia_page and its exact title)\n";
+  if (results.empty())
+    text = "no Wikipedia pages match \"" + query + "\"\n";
+  else
+    text += "(read one with wikipedia_page and its exact title)\n";
   return text_and_data(std::move(text), {{"query", query}, {"results", results}});
 }
 
@@ -59,14 +95,17 @@ std::optional<std::string> section_text(const std::string& text, const std::stri
     auto end = text.find('\n', p + 1);
     std::string line = text.substr(p + 1, end - p - 1);
     int level = 0;
-    while (level < static_cast<int>(line.size()) && line[static_cast<std::size_t>(level)] == '=') ++level;
+    while (level < static_cast<int>(line.size()) && line[static_cast<std::size_t>(level)] == '=')
+      ++level;
     auto a = line.find_first_not_of("= "), b = line.find_last_not_of("= ");
     if (a != std::string::npos && line.substr(a, b - a + 1) == name) {
       std::size_t stop = end;
       // The section runs to the next heading of the same or a higher level.
       while ((stop = text.find("\n=", stop)) != std::string::npos) {
         int l = 0;
-        while (stop + 1 + static_cast<std::size_t>(l) < text.size() && text[stop + 1 + static_cast<std::size_t>(l)] == '=') ++l;
+        while (stop + 1 + static_cast<std::size_t>(l) < text.size() &&
+               text[stop + 1 + static_cast<std::size_t>(l)] == '=')
+          ++l;
         if (l <= level) break;
         ++stop;
       }
@@ -78,34 +117,43 @@ std::optional<std::string> section_text(const std::string& text, const std::stri
   return std::nullopt;
 }
 
-tool_result wikipedia_page(const web_state& s, const json& args) {
-  std::string title = arg_string(args, "title");
-  if (title.empty()) return tool_result::error("give the exact page title, e.g. \"Moon\" (find it with wikipedia_search)");
-  auto max_chars = static_cast<std::size_t>(std::clamp<std::int64_t>(arg_int(args, "max_chars", 8000), 100, 100000));
-  auto start = static_cast<std::size_t>(std::max<std::int64_t>(0, arg_int(args, "start_char", 0)));
-  auto base = api_base(s.options, arg_string(args, "language", "en"));
+tool_result wikipedia_page(const web_state& s, const wikipedia_page_args& args) {
+  const std::string& title = args.title;
+  if (title.empty())
+    return tool_result::error(
+        "give the exact page title, e.g. \"Moon\" (find it with wikipedia_search)");
+  auto max_chars = static_cast<std::size_t>(std::clamp<std::int64_t>(args.max_chars, 100, 100000));
+  auto start = static_cast<std::size_t>(std::max<std::int64_t>(0, args.start_char));
+  auto base = api_base(s.options, args.language);
   if (!base) return error_result(base.error());
   // redirects=1 follows explicit redirects ("USA" -> "United States"); there is no fuzzy
   // auto-suggest: a title that does not exist is reported as missing.
-  http::request req{.url = *base + "action=query&prop=extracts%7Cpageprops%7Cinfo&inprop=url&explaintext=1&"
-                                   "exsectionformat=wiki&redirects=1&titles=" + url_encode(title)};
+  http::request req{.url = *base +
+                           "action=query&prop=extracts%7Cpageprops%7Cinfo&inprop=url&explaintext=1&"
+                           "exsectionformat=wiki&redirects=1&titles=" +
+                           url_encode(title)};
   auto j = get_json(s, req, "Wikipedia");
   if (!j) return error_result(j.error());
   const json q = j->value("query", json::object());
   const json pages = q.value("pages", json::array());
   if (pages.empty() || pages[0].value("missing", false) || pages[0].value("invalid", false))
-    return tool_result::error("Wikipedia has no page titled \"" + title +
-                              "\"; titles must be exact: use wikipedia_search to find the right one");
+    return tool_result::error(
+        "Wikipedia has no page titled \"" + title +
+        "\"; titles must be exact: use wikipedia_search to find the right one");
   const json& page = pages[0];
   std::string text = "\n" + page.value("extract", "");
   json data = {{"title", page.value("title", title)}, {"url", page.value("fullurl", "")}};
-  for (const auto& r : q.value("redirects", json::array())) data["redirected_from"] = r.value("from", "");
-  if (page.contains("pageprops") && page["pageprops"].contains("disambiguation")) data["disambiguation"] = true;
+  for (const auto& r : q.value("redirects", json::array()))
+    data["redirected_from"] = r.value("from", "");
+  if (page.contains("pageprops") && page["pageprops"].contains("disambiguation"))
+    data["disambiguation"] = true;
   data["sections"] = section_names(text);
-  if (std::string section = arg_string(args, "section"); !section.empty()) {
+  if (std::string section = args.section.value_or(""); !section.empty()) {
     auto cut = section_text(text, section);
-    if (!cut) return tool_result::error("page \"" + data["title"].get<std::string>() + "\" has no section \"" + section +
-                                        "\"; its sections are " + data["sections"].dump());
+    if (!cut)
+      return tool_result::error("page \"" + data["title"].get<std::string>() +
+                                "\" has no section \"" + section + "\"; its sections are " +
+                                data["sections"].dump());
     text = *cut;
     data["section"] = section;
   }
@@ -116,20 +164,25 @@ tool_result wikipedia_page(const web_state& s, const json& args) {
   bool truncated = start + text.size() < data["total_chars"].get<std::size_t>();
   data["truncated"] = truncated;
   data["text"] = text;
-  std::string out = "# " + data["title"].get<std::string>() + "\n" + data["url"].get<std::string>() + "\n";
-  if (data.contains("redirected_from")) out += "(redirected from \"" + data["redirected_from"].get<std::string>() + "\")\n";
-  if (data.contains("disambiguation")) out += "(this is a disambiguation page: pick one of the titles it lists)\n";
+  std::string out =
+      "# " + data["title"].get<std::string>() + "\n" + data["url"].get<std::string>() + "\n";
+  if (data.contains("redirected_from"))
+    out += "(redirected from \"" + data["redirected_from"].get<std::string>() + "\")\n";
+  if (data.contains("disambiguation"))
+    out += "(this is a disambiguation page: pick one of the titles it lists)\n";
   out += "\n" + text;
   if (truncated)
-    out += "\n[cut at " + std::to_string(max_chars) + " characters; more with start_char=" +
-           std::to_string(start + text.size()) + ", or ask for one section of " + data["sections"].dump() + "]";
+    out += "\n[cut at " + std::to_string(max_chars) +
+           " characters; more with start_char=" + std::to_string(start + text.size()) +
+           ", or ask for one section of " + data["sections"].dump() + "]";
   return text_and_data(std::move(out), std::move(data));
 }
 
-
 void add_wikipedia_search(tool_registry& registry, std::shared_ptr<const web_state> state) {
-  const tool_annotations ann{.read_only = true, .destructive = false, .idempotent = true, .open_world = true};
-  registry.add(
+  const tool_annotations ann{
+      .read_only = true, .destructive = false, .idempotent = true, .open_world = true};
+  add_tool(
+      registry,
       {.name = "wikipedia_search",
        .title = "Search Wikipedia",
        .description =
@@ -137,45 +190,34 @@ void add_wikipedia_search(tool_registry& registry, std::shared_ptr<const web_sta
            "exact title of a page, then read the page with wikipedia_page. Good for "
            "encyclopedic facts (people, places, science, history); for news use web_search.\n"
            "Example: {\"query\": \"Moon perigee distance\", \"language\": \"en\"}",
-       .input_schema = json::parse(R"j({"type":"object","properties":{
-  "query":{"type":"string","minLength":1,"description":"Words to search for, e.g. \"Eliud Kipchoge\""},
-  "max_results":{"type":"integer","minimum":1,"maximum":20,"description":"Number of titles. Default 5"},
-  "language":{"type":"string","description":"Wikipedia language code: \"en\", \"de\", \"fr\", \"zh\"... Default \"en\""}},
- "required":["query"],"additionalProperties":false})j"),
        .annotations = ann,
        .category = "web",
        .version = "1.0.0",
        .tags = {"web", "wikipedia", "network"},
        .timeout = state->options.timeout + std::chrono::seconds(5),
        .rate = {.calls = 60, .window = std::chrono::minutes(1)}},
-      [state](const json& a, call_context&) { return wikipedia_search(*state, a); });
+      [state](const wikipedia_search_args& a) { return wikipedia_search(*state, a); });
 }
 
 void add_wikipedia_page(tool_registry& registry, std::shared_ptr<const web_state> state) {
-  const tool_annotations ann{.read_only = true, .destructive = false, .idempotent = true, .open_world = true};
-  registry.add(
-      {.name = "wikipedia_page",
-       .title = "Read a Wikipedia page",
-       .description =
-           "Get the plain text of a Wikipedia page by its exact title (as returned by "
-           "wikipedia_search; redirects are followed, but there is no guessing of similar "
-           "titles). Long pages are cut at max_chars: ask for one section (the result lists "
-           "them) or continue with start_char.\n"
-           "Example: {\"title\": \"Moon\", \"section\": \"Orbit\", \"max_chars\": 4000}",
-       .input_schema = json::parse(R"j({"type":"object","properties":{
-  "title":{"type":"string","minLength":1,"description":"Exact page title, e.g. \"Moon\" or \"Eliud Kipchoge\""},
-  "section":{"type":"string","description":"Only this section, by its heading, e.g. \"Orbit\""},
-  "max_chars":{"type":"integer","minimum":100,"maximum":100000,"description":"Characters of text to return. Default 8000"},
-  "start_char":{"type":"integer","minimum":0,"description":"Offset to continue a cut page. Default 0"},
-  "language":{"type":"string","description":"Wikipedia language code. Default \"en\""}},
- "required":["title"],"additionalProperties":false})j"),
-       .annotations = ann,
-       .category = "web",
-       .version = "1.0.0",
-       .tags = {"web", "wikipedia", "network"},
-       .timeout = state->options.timeout + std::chrono::seconds(5),
-       .rate = {.calls = 60, .window = std::chrono::minutes(1)}},
-      [state](const json& a, call_context&) { return wikipedia_page(*state, a); });
+  const tool_annotations ann{
+      .read_only = true, .destructive = false, .idempotent = true, .open_world = true};
+  add_tool(registry,
+           {.name = "wikipedia_page",
+            .title = "Read a Wikipedia page",
+            .description =
+                "Get the plain text of a Wikipedia page by its exact title (as returned by "
+                "wikipedia_search; redirects are followed, but there is no guessing of similar "
+                "titles). Long pages are cut at max_chars: ask for one section (the result lists "
+                "them) or continue with start_char.\n"
+                "Example: {\"title\": \"Moon\", \"section\": \"Orbit\", \"max_chars\": 4000}",
+            .annotations = ann,
+            .category = "web",
+            .version = "1.0.0",
+            .tags = {"web", "wikipedia", "network"},
+            .timeout = state->options.timeout + std::chrono::seconds(5),
+            .rate = {.calls = 60, .window = std::chrono::minutes(1)}},
+           [state](const wikipedia_page_args& a) { return wikipedia_page(*state, a); });
 }
 
 }  // namespace

@@ -56,14 +56,32 @@ TEST_F(datetime_fixture, nonexistent_local_time_is_shifted_and_noted) {
   EXPECT_TRUE(r.contains("note"));
 }
 
-// The date library reads the system's compiled zone files (USE_OS_TZDB), whose transitions end
-// in 2037; past that it does not apply the zone's POSIX rule (docs/rough_edges.md). Up to then the
-// rule is followed.
+// The system's compiled zone files list transitions up to 2037; after that the zone's POSIX rule
+// (the TZif footer) gives summer time: north (London, Paris, New York) and south (Sydney).
 TEST_F(datetime_fixture, future_summer_time_uses_the_zone_rule) {
-  auto r = run({{"operation", "convert"}, {"datetime", "2036-07-04T12:00"},
+  auto r = run({{"operation", "convert"}, {"datetime", "2040-07-04T12:00"},
                 {"timezone", "UTC"}, {"to_timezone", "Europe/London"}});
-  EXPECT_EQ(r["to"]["iso"], "2036-07-04T13:00:00+01:00");
+  EXPECT_EQ(r["to"]["iso"], "2040-07-04T13:00:00+01:00");
   EXPECT_EQ(r["to"]["abbreviation"], "BST");
+  EXPECT_EQ(r["to"]["dst"], true);
+  r = run({{"operation", "convert"}, {"datetime", "2040-07-04T12:00"},
+           {"timezone", "UTC"}, {"to_timezone", "Europe/Paris"}});
+  EXPECT_EQ(r["to"]["iso"], "2040-07-04T14:00:00+02:00");
+  EXPECT_EQ(r["to"]["abbreviation"], "CEST");
+  r = run({{"operation", "convert"}, {"datetime", "2040-12-04T12:00"},
+           {"timezone", "UTC"}, {"to_timezone", "Europe/Paris"}});
+  EXPECT_EQ(r["to"]["iso"], "2040-12-04T13:00:00+01:00");
+  r = run({{"operation", "convert"}, {"datetime", "2050-01-15T12:00"},
+           {"timezone", "UTC"}, {"to_timezone", "Australia/Sydney"}});
+  EXPECT_EQ(r["to"]["iso"], "2050-01-15T23:00:00+11:00");
+  // Local times past 2037 are read with the rule too: 12:00 in New York in July is 16:00Z.
+  r = run({{"operation", "convert"}, {"datetime", "2045-07-01T12:00"},
+           {"timezone", "America/New_York"}, {"to_timezone", "UTC"}});
+  EXPECT_EQ(r["to"]["iso"], "2045-07-01T16:00:00+00:00");
+  // Adding across the 2037 edge keeps the wall clock of a summer day.
+  r = run({{"operation", "add"}, {"datetime", "2036-07-04T12:00"}, {"timezone", "Europe/Paris"},
+           {"years", 10}});
+  EXPECT_EQ(r["result"]["iso"], "2046-07-04T12:00:00+02:00");
 }
 
 TEST_F(datetime_fixture, difference_gives_exact_and_calendar_parts) {
