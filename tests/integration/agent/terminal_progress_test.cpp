@@ -11,37 +11,11 @@
 #include <mutex>
 
 #include "support/fake_llm_server.hpp"
+#include "support/response_gate.hpp"
 #include "terminal_session.hpp"
 
 namespace tooluse::testing {
 namespace {
-
-// response_gate holds the scripted model's first answer until the test opens it (or 30 s pass,
-// so a failed test cannot hang).
-class response_gate {
- public:
-  void open() {
-    std::lock_guard lock(mutex_);
-    open_ = true;
-    cv_.notify_all();
-  }
-  void wait() {
-    std::unique_lock lock(mutex_);
-    cv_.wait_for(lock, std::chrono::seconds(30), [&] { return open_; });
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable cv_;
-  bool open_ = false;
-};
-
-// gate_opener opens the gate when the test ends, before the server (declared earlier) waits
-// for its connections.
-struct gate_opener {
-  response_gate& gate;
-  ~gate_opener() { gate.open(); }
-};
 
 const std::string tool = "slow__steps";
 

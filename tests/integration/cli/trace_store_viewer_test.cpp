@@ -14,6 +14,7 @@
 #include "headless_browser.hpp"
 #include "support/cli_process.hpp"
 #include "support/fake_llm_server.hpp"
+#include "support/response_gate.hpp"
 #include "support/postgres_fixture.hpp"
 #include "tooluse/http/client.hpp"
 
@@ -136,44 +137,16 @@ TEST(trace_store_viewer, chromium_shows_every_stored_tool_call_with_its_result) 
   EXPECT_NE(dom.find("status-done"), std::string::npos);
 }
 
-// response_gate holds the scripted model's first answer until the test opens it.
-class response_gate {
- public:
-  void open() {
-    std::lock_guard lock(mutex_);
-    open_ = true;
-    cv_.notify_all();
-  }
-  void arrived() {
-    std::unique_lock lock(mutex_);
-    arrived_ = true;
-    cv_.notify_all();
-    cv_.wait_for(lock, std::chrono::seconds(30), [&] { return open_; });
-  }
-  bool wait_arrival() {
-    std::unique_lock lock(mutex_);
-    return cv_.wait_for(lock, std::chrono::seconds(30), [&] { return arrived_; });
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable cv_;
-  bool open_ = false, arrived_ = false;
-};
-
 TEST(trace_store_viewer, api_follows_a_run_still_being_journaled) {
   response_gate gate;
   fake_llm_server server;
-  struct opener {
-    response_gate& g;
-    ~opener() { g.open(); }
-  } open_at_end{gate};
+  gate_opener open_at_end{gate};
   temp_dir dir;
   auto store = dir.path() / "runs.db";
   auto n = std::make_shared<std::atomic<int>>(0);
   server.set_responder([n, &gate](const recorded_request&) {
     if ((*n)++ == 0) {
-      gate.arrived();
+      gate.wait();
       return openai_response({.calls = {{"call_1", "calculator", R"({"expression":"2*3"})"}}},
                              false);
     }
