@@ -9,6 +9,7 @@
 #include "tooluse/mcp/http_server.hpp"
 #include "tooluse/mcp/server.hpp"
 #include "tooluse/mcp/transport.hpp"
+#include "tooluse/mcp_store/task_store.hpp"
 
 namespace tooluse::cli {
 namespace {
@@ -20,6 +21,8 @@ struct serve_options {
   std::string token;
   std::vector<std::string> allowed_hosts;
   bool yes = false;  ///< approve dangerous tools
+  std::string task_store;               ///< --task-store: SQLite file or postgresql:// URL
+  std::vector<std::string> task_tools;  ///< --task-tool NAME[=optional|required]
   // OAuth resource server (off unless --oauth-issuer is given)
   std::string oauth_issuer, oauth_resource, oauth_jwks_uri, oauth_introspection;
   std::string oauth_client_id, oauth_client_secret;
@@ -74,9 +77,34 @@ int serve(const serve_options& o) {
     return usage_error("mcp serve: give exactly one of --stdio and --http HOST:PORT");
   auto reg = make_registry(o.flags);
   if (!reg) return usage_error(reg.error().message);
+  mcp::server_options so{.exec_options = {.approval = approval(o.yes)}};
+  for (const auto& spec : o.task_tools) {
+    auto eq = spec.find('=');
+    std::string name = spec.substr(0, eq);
+    auto support = eq == std::string::npos ? std::optional(mcp::task_support::optional)
+                                           : mcp::parse_task_support(spec.substr(eq + 1));
+    if (!support || *support == mcp::task_support::forbidden)
+      return usage_error("mcp serve: --task-tool takes NAME, NAME=optional or NAME=required, not \"" +
+                         spec + "\"");
+    if (!(*reg)->find(name))
+      return usage_error("mcp serve: --task-tool " + name + ": no such tool is served (see "
+                         "`tooluse tools list`)");
+    so.task_tools[name] = *support;
+  }
+  if (!o.task_store.empty()) {
+    auto store = mcp_store::open_task_store(
+        o.task_store, {.on_error = [](const error& e) {
+          std::cerr << "tooluse: task store: " << e.message << "\n";
+        }});
+    if (!store) {
+      std::cerr << "tooluse: mcp serve: " << store.error().message << "\n";
+      return 1;
+    }
+    so.tasks.store = *store;
+  }
   mcp::server server(
       {.name = "tooluse", .version = TOOLUSE_VERSION, .description = "tooluse built-in tools"},
-      reg->get(), {.exec_options = {.approval = approval(o.yes)}});
+      reg->get(), so);
   if (o.stdio) {
     // stdout carries only protocol messages; diagnostics go to stderr.
     auto ok = mcp::serve_stdio(server);
@@ -136,6 +164,13 @@ void setup(CLI::App& app, app_state& state) {
   s->add_flag("--stdio", opts->stdio,
               "Speak MCP on stdin/stdout (for Claude Desktop, Cursor, ...)");
   s->add_option("--http", opts->http, "Serve Streamable HTTP on HOST:PORT, endpoint /mcp");
+  s->add_option("--task-tool", opts->task_tools,
+                "Run a tool's calls as MCP tasks: NAME (for clients that support tasks) or "
+                "NAME=required (only as tasks); repeatable. Tools tagged long-running are "
+                "tasks without it");
+  s->add_option("--task-store", opts->task_store,
+                "Keep task records in a SQLite FILE or a postgresql:// database, so that "
+                "finished tasks survive a restart (default: in memory)");
   s->add_option("--token", opts->token, "Require 'Authorization: Bearer TOKEN' on HTTP requests");
   s->add_option("--allowed-host", opts->allowed_hosts,
                 "Host/Origin names accepted over HTTP (repeatable)");

@@ -1,13 +1,22 @@
 // tooluse run "QUESTION": one agent run against a model, tools from the built-in registry.
+#include <signal.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <memory>
+#include <mutex>
+#include <stop_token>
+#include <thread>
 
 #include "agent_setup.hpp"
+#include "conventions.hpp"
 #include "run_command.hpp"
 #include "tooluse/exec/executor.hpp"
 #include "tooluse/store/queue.hpp"
@@ -92,6 +101,52 @@ json run_json(const run_result& r, bool priced) {
           {"cost", cost_json(r, priced)}};
 }
 
+// run_stop is what can stop a run before it ends: SIGINT/SIGTERM (a second one exits at once,
+// status 130) and the --timeout deadline. Stopping cancels the model request and the tool calls
+// in flight; an MCP tool that runs as a task is cancelled on its server (tasks/cancel).
+class run_stop {
+ public:
+  // The signals are blocked before any thread starts (MCP servers' readers), so every thread
+  // inherits the mask and only the signal thread takes them.
+  run_stop() {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &set, nullptr);
+    std::thread([set, stop = source_, flag = interrupted_]() mutable {
+      int sig = 0;
+      sigwait(&set, &sig);
+      flag->store(true);
+      stop.request_stop();
+      sigwait(&set, &sig);
+      std::_Exit(130);
+    }).detach();
+  }
+  // arm starts the deadline (none when `timeout` is 0).
+  void arm(std::chrono::milliseconds timeout) {
+    if (timeout.count() <= 0) return;
+    timer_ = std::jthread([this, timeout](std::stop_token ended) {
+      std::mutex m;
+      std::condition_variable_any cv;
+      std::unique_lock lock(m);
+      cv.wait_for(lock, ended, timeout, [] { return false; });
+      if (ended.stop_requested()) return;
+      timed_out_ = true;
+      source_.request_stop();
+    });
+  }
+  std::stop_token token() const { return source_.get_token(); }
+  bool interrupted() const { return interrupted_->load(); }
+  bool timed_out() const { return timed_out_.load(); }
+
+ private:
+  std::stop_source source_;
+  std::shared_ptr<std::atomic<bool>> interrupted_ = std::make_shared<std::atomic<bool>>(false);
+  std::atomic<bool> timed_out_{false};
+  std::jthread timer_;  // last: joined before the members it uses go
+};
+
 }  // namespace
 
 int run_agent(run_request& o) {
@@ -109,6 +164,7 @@ int run_agent(run_request& o) {
   }
   auto resolved = resolve_model(o.model, o.tools);
   if (!resolved) return usage_error(resolved.error().message);
+  run_stop stopper;
   // One trace per command: mounting --mcp servers and the agent run share this root span.
   auto root = telemetry::start_span("tooluse run");
   auto registry = make_registry(o.tools);
@@ -148,7 +204,9 @@ int run_agent(run_request& o) {
   }
   agent a(*resolved->provider, **registry, options);
   bool priced = resolved->price.has_value();
-  auto r = durable.snapshot() ? a.resume(*durable.snapshot()) : a.run(o.question);
+  stopper.arm(o.timeout);
+  auto r = durable.snapshot() ? a.resume(*durable.snapshot(), stopper.token())
+                              : a.run(o.question, stopper.token());
   if (!r) {
     if (printer.streamed) std::cout << "\n";
     bool waiting = durable.active() && !a.last_run().waiting.empty();
@@ -164,9 +222,15 @@ int run_agent(run_request& o) {
       std::cout << dump_json(j, 2) << "\n";
     }
     if (waiting) return durable.report_waiting(a.last_run());
-    std::cerr << "tooluse run: " << r.error().message << "\n";
+    if (stopper.timed_out())
+      std::cerr << "tooluse run: the run was stopped at its --timeout of "
+                << format_duration(o.timeout) << "\n";
+    else if (stopper.interrupted())
+      std::cerr << "tooluse run: the run was interrupted\n";
+    else
+      std::cerr << "tooluse run: " << r.error().message << "\n";
     if (!o.json_output) std::cerr << usage_line(a.last_run(), priced);
-    return 1;
+    return stopper.interrupted() ? 130 : 1;
   }
   if (o.json_output) {
     json j = run_json(*r, priced);
@@ -193,6 +257,9 @@ void setup(CLI::App& app, app_state& state) {
   add_model_flags(*cmd, o->model);
   add_durable_flags(*cmd, o->durable);
   cmd->add_option("--trace", o->trace, "Write every step as JSON Lines to FILE");
+  add_duration_option(*cmd, "--timeout", o->timeout,
+                      "Deadline for the whole run (e.g. 90s, 5m); tool calls in flight, MCP "
+                      "tasks included, are cancelled");
   cmd->add_flag("--json", o->json_output,
                 "Print {answer, turns, tool_calls, usage, cost} as JSON instead of streaming "
                 "(cost in USD, null when the model has no price in the catalog)");
@@ -203,8 +270,11 @@ void setup(CLI::App& app, app_state& state) {
       "  git diff | tooluse run --system \"Review this diff\"\n"
       "With --store (or TOOLUSE_STORE) the run is journaled and resumable: `run: ID` goes to\n"
       "stderr and `tooluse runs` approves, denies, resumes (docs/durable-runs.md).\n"
-      "Exit status: 0 answered, 1 the run failed (provider error, max turns, budget),\n"
-      "2 bad usage or no provider configured, 3 the journaled run waits for an approval.");
+      "Ctrl-C (SIGINT) or SIGTERM stops the run and cancels its tool calls, MCP tasks on their\n"
+      "servers included; a second one exits at once.\n"
+      "Exit status: 0 answered, 1 the run failed (provider error, max turns, budget, --timeout),\n"
+      "2 bad usage or no provider configured, 3 the journaled run waits for an approval,\n"
+      "130 interrupted.");
   cmd->callback([o, &state] { state.action = [o] { return run_agent(*o); }; });
 }
 

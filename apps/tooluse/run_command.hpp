@@ -1,5 +1,6 @@
 #pragma once
 // `tooluse run`'s engine, shared with `tooluse runs resume`.
+#include <chrono>
 #include <string>
 
 #include "agent_setup.hpp"
@@ -14,6 +15,7 @@ struct run_request {
   std::string question;
   std::string trace;
   bool json_output = false;
+  std::chrono::milliseconds timeout{0};  ///< --timeout: deadline for the whole run (0: none)
 };
 
 /// run_agent runs (or, with durable.resume, resumes) one agent run and returns the exit status.

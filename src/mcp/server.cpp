@@ -26,7 +26,11 @@ std::shared_ptr<tool_entry> adapt(const std::shared_ptr<const registered_tool>& 
   e->definition = entry->definition;
   e->validator = entry->input_validator;
   e->validated_by_executor = true;
-  if (auto it = task_tools.find(entry->definition.name); it != task_tools.end()) e->task = it->second;
+  if (auto it = task_tools.find(entry->definition.name); it != task_tools.end())
+    e->task = it->second;
+  else if (std::find(entry->definition.tags.begin(), entry->definition.tags.end(),
+                     long_running_tag) != entry->definition.tags.end())
+    e->task = task_support::optional;
   e->handler = [ex, &base, name = entry->definition.name](const json& args,
                                                           request_context& ctx) -> tool_outcome {
     tool_call call{.id = "mcp", .name = name, .raw_arguments = {}, .arguments = args};

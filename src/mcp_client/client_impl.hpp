@@ -33,6 +33,13 @@ struct pending_call {
   clock_type::time_point last_activity = clock_type::now();
 };
 
+// task_watch collects the notifications/tasks/status of one task a wait_task is waiting for.
+struct task_watch {
+  std::mutex mu;
+  std::condition_variable_any cv;
+  std::vector<json> statuses;  // Task JSON, oldest first; drained by the waiter
+};
+
 // worker is a thread answering one server request.
 struct worker {
   std::jthread thread;
@@ -47,6 +54,7 @@ struct client::impl {
   std::unordered_map<std::string, std::shared_ptr<pending_call>> pending;  // by id_key
   std::unordered_map<std::string, std::stop_source> incoming;  // server requests by id_key
   std::list<std::shared_ptr<worker>> workers;
+  std::unordered_map<std::string, std::shared_ptr<task_watch>> task_watches;  // by task id
   std::atomic<std::int64_t> next_id{1};
   bool closed = false;
   bool closed_reported = false;

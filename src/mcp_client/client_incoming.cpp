@@ -118,6 +118,20 @@ void client::impl::on_notification(const json& message) {
     spawn([this] { options.on_resources_changed(); });
   } else if (method == "notifications/resources/updated" && options.on_resource_updated) {
     spawn([this, uri = str_of(params, "uri")] { options.on_resource_updated(uri); });
+  } else if (method == "notifications/tasks/status" && params.is_object()) {
+    std::shared_ptr<task_watch> w;
+    {
+      std::lock_guard lock(mu);
+      if (auto it = task_watches.find(str_of(params, "taskId")); it != task_watches.end())
+        w = it->second;
+    }
+    if (w) {
+      {
+        std::lock_guard lock(w->mu);
+        w->statuses.push_back(params);
+      }
+      w->cv.notify_all();
+    }
   } else if (method == "notifications/cancelled" && params.is_object() &&
              params.contains("requestId")) {
     std::lock_guard lock(mu);

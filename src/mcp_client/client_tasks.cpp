@@ -1,5 +1,6 @@
 // tooluse::mcp::client tasks: task-augmented tools/call, tasks/get polling at the server's
-// suggested interval, input for 2026-07-28 tasks (tasks/update), results and cancellation.
+// suggested interval or on notifications/tasks/status, input inside tasks (2026-07-28:
+// tasks/update; 2025-11-25: requests on the blocking tasks/result), results and cancellation.
 
 #include <algorithm>
 #include <condition_variable>
@@ -31,15 +32,6 @@ bool tool_requires_task(client& c, std::string_view name) {
         t["execution"].is_object())
       return str_of(t["execution"], "taskSupport") == "required";
   return false;
-}
-
-// pause waits up to `d` or until `stop`; false when stopped.
-bool pause(std::chrono::milliseconds d, std::stop_token stop) {
-  std::mutex m;
-  std::condition_variable_any cv;
-  std::unique_lock lock(m);
-  cv.wait_for(lock, stop, d, [] { return false; });
-  return !stop.stop_requested();
 }
 
 std::chrono::milliseconds poll_interval(const json& task) {
@@ -89,27 +81,68 @@ result<json> client::wait_task(std::string_view task_id, const call_options& opt
     c.timeout = std::chrono::seconds(10);
     (void)cancel_task(id, c);
   };
-  std::string last;
-  for (;;) {
-    if (options.stop.stop_requested()) {
-      cancel_quietly();
-      return fail(errc::cancelled, describe() + ": task " + id + " was cancelled by the caller");
+  auto cancelled_by_caller = [&] {
+    cancel_quietly();
+    return fail(errc::cancelled, describe() + ": task " + id + " was cancelled by the caller");
+  };
+  auto timed_out = [&] {
+    cancel_quietly();
+    return fail(errc::timeout, describe() + ": task " + id + " did not finish within " +
+                                   std::to_string(impl_->options.max_task_time.count()) +
+                                   " ms; it was cancelled");
+  };
+  // 2025-11-25 notifications/tasks/status for this task land in `watch` and wake the wait.
+  auto watch = std::make_shared<task_watch>();
+  {
+    std::lock_guard lock(impl_->mu);
+    impl_->task_watches[id] = watch;
+  }
+  struct unwatch {
+    client::impl& im;
+    const std::string& id;
+    const std::shared_ptr<task_watch>& w;
+    ~unwatch() {
+      std::lock_guard lock(im.mu);
+      if (auto it = im.task_watches.find(id); it != im.task_watches.end() && it->second == w)
+        im.task_watches.erase(it);
     }
+  } unwatch_at_exit{*impl_, id, watch};
+  std::string last_status, last_message;
+  auto report = [&](const json& t, bool notified) {
+    std::string st = str_of(t, "status"), msg = str_of(t, "statusMessage");
+    if (st.empty() || (st == last_status && msg == last_message)) return;
+    if (options.on_task) options.on_task(task_update{id, st, msg, t, notified});
+    last_status = std::move(st);
+    last_message = std::move(msg);
+  };
+  // fetch_result asks tasks/result (2025-11-25), which blocks until the task ends; input the
+  // task needs meanwhile arrives as server requests (elicitation, sampling) on this request.
+  auto fetch_result = [&]() -> result<json> {
+    call_options r = poll;
+    r.timeout = std::max(std::chrono::duration_cast<std::chrono::milliseconds>(
+                             deadline - clock_type::now()),
+                         std::chrono::milliseconds(1));
+    auto out = impl_->request("tasks/result", {{"taskId", id}}, r);
+    if (!out && options.stop.stop_requested()) return cancelled_by_caller();
+    if (!out && out.error().code == errc::timeout && clock_type::now() >= deadline)
+      return timed_out();
+    return out;
+  };
+  for (;;) {
+    if (options.stop.stop_requested()) return cancelled_by_caller();
     auto t = get_task(id, poll);
     if (!t) {
       if (t.error().code == errc::cancelled && options.stop.stop_requested()) continue;
       return fail(t.error());
     }
-    std::string st = str_of(*t, "status");
-    if (st != last && options.on_task)
-      options.on_task(task_update{id, st, str_of(*t, "statusMessage"), *t});
-    last = st;
+    report(*t, false);
+    const std::string st = str_of(*t, "status");
     if (st == "completed") {
       if (stateless()) return t->value("result", json::object());
-      return impl_->request("tasks/result", {{"taskId", id}}, poll);
+      return fetch_result();
     }
     if (st == "failed") {
-      if (!stateless()) return impl_->request("tasks/result", {{"taskId", id}}, poll);
+      if (!stateless()) return fetch_result();
       const json e = t->value("error", json::object());
       return fail(impl_->rpc_error("tools/call", e.is_object() ? e : json::object()));
     }
@@ -129,13 +162,21 @@ result<json> client::wait_task(std::string_view task_id, const call_options& opt
       if (!u) return fail(u.error());
       continue;
     }
-    if (clock_type::now() >= deadline) {
-      cancel_quietly();
-      return fail(errc::timeout, describe() + ": task " + id + " did not finish within " +
-                                     std::to_string(impl_->options.max_task_time.count()) +
-                                     " ms; it was cancelled");
+    if (st == "input_required" && !stateless()) {
+      // The spec's advice: call tasks/result at once; the server sends its requests there.
+      auto r = fetch_result();
+      if (auto after = get_task(id, poll)) report(*after, false);
+      return r;
     }
-    pause(poll_interval(*t), options.stop);
+    if (clock_type::now() >= deadline) return timed_out();
+    std::vector<json> notified;
+    {
+      std::unique_lock lock(watch->mu);
+      watch->cv.wait_for(lock, options.stop, poll_interval(*t),
+                         [&] { return !watch->statuses.empty(); });
+      notified.swap(watch->statuses);
+    }
+    for (const auto& n : notified) report(n, true);
   }
 }
 

@@ -76,9 +76,21 @@ DROP INDEX IF EXISTS tooluse_queue_ready;
 ALTER TABLE tooluse_queue SET (fillfactor = 50);
 )sql";
 
+// Version 4: records of other modules, by kind (MCP task records: tooluse::mcp_store).
+const char* v4 = R"sql(
+CREATE TABLE IF NOT EXISTS tooluse_records (
+  kind TEXT NOT NULL,
+  id TEXT NOT NULL,
+  owner TEXT NOT NULL DEFAULT '',
+  data TEXT NOT NULL,
+  created_ms BIGINT NOT NULL,
+  PRIMARY KEY (kind, id));
+CREATE INDEX IF NOT EXISTS tooluse_records_owner ON tooluse_records (kind, owner, created_ms);
+)sql";
+
 }  // namespace
 
-int schema_version_known() { return 3; }
+int schema_version_known() { return 4; }
 
 status migrate(sql_db& db) {
   std::lock_guard lock(db.mutex);
@@ -101,7 +113,7 @@ status migrate(sql_db& db) {
                                     std::to_string(version) + ", newer than this tooluse (" +
                                     std::to_string(schema_version_known()) + "); upgrade tooluse"));
   std::vector<std::string> steps = {v1, db.postgres() ? v2_postgres : "",
-                                    db.postgres() ? v3_postgres : ""};
+                                    db.postgres() ? v3_postgres : "", v4};
   for (int next = version + 1; next <= schema_version_known(); ++next) {
     if (auto s = db.begin(); !s) return done(s);
     const std::string& sql = steps[size_t(next - 1)];

@@ -138,6 +138,22 @@ class background_tooluse {
   }
   const std::string& stderr_so_far() const { return err_; }
 
+  /// signal sends `sig` to the process (e.g. SIGINT, as Ctrl-C would).
+  void signal(int sig) {
+    if (pid_ > 0) ::kill(pid_, sig);
+  }
+  /// wait reaps the process and returns its exit status (128 + N when killed by signal N); the
+  /// rest of stderr is read into stderr_so_far().
+  int wait() {
+    if (pid_ <= 0) return -1;
+    char buf[4096];
+    for (ssize_t n; (n = ::read(err_fd_, buf, sizeof buf)) > 0;) err_.append(buf, static_cast<size_t>(n));
+    int status = 0;
+    ::waitpid(pid_, &status, 0);
+    pid_ = -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  }
+
  private:
   pid_t pid_ = -1;
   int err_fd_ = -1;

@@ -38,6 +38,8 @@ struct task_update {
   std::string status;  ///< working, input_required, completed, failed, cancelled
   std::string status_message;
   json task;  ///< the Task JSON as the server sent it
+  /// from_notification: a 2025-11-25 `notifications/tasks/status` said it (else a tasks/get poll).
+  bool from_notification = false;
 };
 
 /// log_entry is one `notifications/message` from the server.

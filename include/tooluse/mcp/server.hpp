@@ -167,7 +167,8 @@ struct server_options {
   /// bound on live tasks per client.
   task_options tasks;
   /// task_tools declares registry tools long-running, by name: their calls run as tasks
-  /// (optional: for clients that support tasks; required: only as tasks).
+  /// (optional: for clients that support tasks; required: only as tasks). A registry tool
+  /// tagged long_running_tag ("long-running") that is not listed here is optional.
   std::map<std::string, task_support, std::less<>> task_tools;
 };
 

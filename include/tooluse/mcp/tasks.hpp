@@ -37,6 +37,11 @@ inline bool is_terminal(task_status s) noexcept {
   return s == task_status::completed || s == task_status::failed || s == task_status::cancelled;
 }
 
+/// long_running_tag is the tool tag (tool::tags) that declares a registry tool long-running:
+/// a server made over the registry exposes it with taskSupport optional (clients that support
+/// tasks get a task; others a plain call), unless server_options::task_tools says otherwise.
+inline constexpr std::string_view long_running_tag = "long-running";
+
 /// task_support says whether the server runs a tool's calls as tasks: never (forbidden, the
 /// default), when the client supports tasks (optional), or always (required: clients without
 /// task support are refused). Advertised as the tool's `execution.taskSupport`.

@@ -5,7 +5,10 @@
 
 #include <fstream>
 
+#include <csignal>
+
 #include "npm_peers.hpp"
+#include "task_server.hpp"
 #include "support/test_support.hpp"
 #include "support/cli_process.hpp"
 #include "support/fake_llm_server.hpp"
@@ -40,6 +43,17 @@ class agent_mcp : public ::testing::Test {
     std::vector<std::string> out;
     for (const auto& t : body["tools"]) out.push_back(t["function"]["name"]);
     return out;
+  }
+  // task_server_config mounts tests/programs/task_mcp_server.cpp (tools that run only as MCP
+  // tasks) as server "tasks"; its tools write what they saw to `events`.
+  std::string task_server_config(const task_events& events) {
+    return write_config({{"tasks",
+                          {{"command", TOOLUSE_TASK_SERVER},
+                           {"args", {"--stdio", "--events", events.path()}}}}});
+  }
+  std::vector<std::string> run_args(const std::string& config, const std::string& tool) {
+    return {"run", "Run the job", "--provider", "openai", "--base-url", server.url("/v1"),
+            "--model", "fake-model", "--no-stream", "--mcp", config, "--tools", tool};
   }
   fake_llm_server server;
   temp_dir dir;
@@ -119,6 +133,79 @@ TEST_F(agent_mcp, mcp_call_types_numbers_for_server_everything) {
   auto tools = parse_json(list.out);
   ASSERT_TRUE(tools && tools->is_array());
   EXPECT_GE(tools->size(), 10u);
+}
+
+// A mounted tool whose server runs it only as a task (taskSupport required): the agent waits for
+// the task like for any call.
+TEST_F(agent_mcp, run_waits_for_a_tool_that_runs_as_a_task) {
+  task_events events(dir.path());
+  auto config = task_server_config(events);
+  server.push(openai_response(
+      {.calls = {{"call_1", "tasks__long_job", R"({"seconds":0.2,"label":"a1"})"}}}, false));
+  server.push(openai_response({.text = "The job finished."}, false));
+  auto r = run_tooluse(run_args(config, "tasks__long_job"), {{"OPENAI_API_KEY", "sk-test"}},
+                       dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "The job finished.\n");
+  auto reqs = server.requests();
+  ASSERT_EQ(reqs.size(), 2u);
+  EXPECT_EQ(tool_messages(reqs[1].json_body()),
+            (std::vector<std::string>{"long_job a1 finished"}));
+  EXPECT_TRUE(events.wait_for("finished a1")) << events.seen();
+}
+
+// --timeout stops the run; the task on the server is cancelled and its tool sees it.
+TEST_F(agent_mcp, run_timeout_cancels_the_task_on_its_server) {
+  task_events events(dir.path());
+  auto config = task_server_config(events);
+  server.push(openai_response(
+      {.calls = {{"call_1", "tasks__long_job", R"({"label":"t1"})"}}}, false));
+  auto args = run_args(config, "tasks__long_job");
+  args.insert(args.end(), {"--timeout", "3s"});
+  auto r = run_tooluse(args, {{"OPENAI_API_KEY", "sk-test"}}, dir.path());
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("the run was stopped at its --timeout of 3s"), std::string::npos) << r.err;
+  EXPECT_TRUE(events.wait_for("started t1")) << events.seen();
+  EXPECT_TRUE(events.wait_for("stopped t1")) << events.seen();
+  EXPECT_EQ(server.requests().size(), 1u);  // the model was not asked again
+}
+
+// Ctrl-C (SIGINT) while a task runs: the task is cancelled on the server, exit status 130.
+TEST_F(agent_mcp, sigint_cancels_the_task_on_its_server) {
+  task_events events(dir.path());
+  auto config = task_server_config(events);
+  server.push(openai_response(
+      {.calls = {{"call_1", "tasks__long_job", R"({"label":"i1"})"}}}, false));
+  background_tooluse proc(run_args(config, "tasks__long_job"), dir.path(),
+                         {{"OPENAI_API_KEY", "sk-test"}});
+  ASSERT_TRUE(events.wait_for("started i1")) << events.seen();
+  proc.signal(SIGINT);
+  EXPECT_EQ(proc.wait(), 130) << proc.stderr_so_far();
+  EXPECT_TRUE(events.wait_for("stopped i1")) << events.seen();
+  EXPECT_NE(proc.stderr_so_far().find("tooluse run: the run was interrupted"), std::string::npos)
+      << proc.stderr_so_far();
+}
+
+// `tooluse mcp serve --task-tool NAME=required --task-store FILE`: a native tool served only as
+// a task, its record in a SQLite file; `tooluse mcp call --task` shows its status and result.
+TEST_F(agent_mcp, mcp_serve_runs_a_native_tool_as_a_task) {
+  const std::string srv = std::string(TOOLUSE_CLI_PATH) +
+                          " mcp serve --stdio --tools calculator --task-tool calculator=required "
+                          "--task-store " + (dir.path() / "tasks.db").string();
+  auto list = run_tooluse({"mcp", "list", "-q", "--json", "--server", srv}, {}, dir.path());
+  ASSERT_EQ(list.exit_code, 0) << list.err;
+  auto tools = parse_json(list.out);
+  ASSERT_TRUE(tools && tools->is_array() && tools->size() == 1u) << list.out;
+  EXPECT_EQ((*tools)[0]["execution"]["taskSupport"], "required") << list.out;
+  auto r = run_tooluse({"mcp", "call", "--server", srv, "--task", "calculator", "expression=6*7"},
+                       {}, dir.path());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "42\n");
+  EXPECT_NE(r.err.find(": completed"), std::string::npos) << r.err;
+  EXPECT_TRUE(std::filesystem::exists(dir.path() / "tasks.db"));
+  auto bad = run_tooluse({"mcp", "serve", "--stdio", "--task-tool", "no_such_tool"}, {}, dir.path());
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--task-tool no_such_tool: no such tool"), std::string::npos) << bad.err;
 }
 
 }  // namespace tooluse::testing
