@@ -18,7 +18,7 @@ void write_canonical(const json& v, std::string& out) {
     for (auto* kv : items) {
       if (!first) out += ',';
       first = false;
-      out += json(kv->first).dump();
+      out += json(kv->first).dump(-1, ' ', false, json::error_handler_t::replace);
       out += ':';
       write_canonical(kv->second, out);
     }

@@ -228,6 +228,14 @@ std::optional<std::string> find_header(const std::vector<header>& headers,
 
 result<response> send(const request& req, const send_options& options) {
   global_init();
+  // Only absolute http(s) URLs: libcurl would also read file:// URLs, speak other protocols,
+  // or guess a scheme for a URL without one.
+  const auto scheme_end = req.url.find("://");
+  const std::string_view scheme = std::string_view(req.url).substr(0, scheme_end);
+  if (scheme_end == std::string::npos || !(iequals(scheme, "http") || iequals(scheme, "https")))
+    return fail(errc::invalid_argument,
+                "invalid url \"" + req.url.substr(0, 200) +
+                    "\": only absolute http:// and https:// URLs are supported");
   if (options.stop.stop_requested())
     return fail(errc::cancelled, "http request to " + host_of(req.url) + " was cancelled");
   CURL* easy = curl_easy_init();

@@ -16,11 +16,14 @@ std::string id_to_string(const message_id& id) {
 
 std::optional<message_id> id_from_json(const json& j) {
   if (j.is_string()) return message_id(j.get<std::string>());
-  if (j.is_number_integer()) return message_id(j.get<std::int64_t>());
+  // Unsigned first: is_number_integer() is true for unsigned numbers too, and 2^63 and above
+  // would wrap to a negative id.
   if (j.is_number_unsigned()) {
     auto u = j.get<std::uint64_t>();
     if (u <= static_cast<std::uint64_t>(INT64_MAX)) return message_id(static_cast<std::int64_t>(u));
+    return std::nullopt;
   }
+  if (j.is_number_integer()) return message_id(j.get<std::int64_t>());
   return std::nullopt;
 }
 
@@ -72,9 +75,13 @@ std::variant<message, response> parse_one(const json& j) {
     if (!has_id) return invalid(std::nullopt, "a result response needs an id");
     return message(response::success(*id, *r));
   }
-  if (!e->is_object() || !e->contains("code") || !(*e)["code"].is_number_integer())
+  if (!e->is_object() || !e->contains("code") || !(*e)["code"].is_number_integer() ||
+      (*e)["code"].get<std::int64_t>() < INT32_MIN || (*e)["code"].get<std::int64_t>() > INT32_MAX)
     return invalid(id, "\"error\" must be an object with an integer \"code\"");
-  error_object err{(*e)["code"].get<int>(), e->value("message", std::string()),
+  // A message of another type is dropped rather than thrown on: parse never throws.
+  auto msg = e->find("message");
+  error_object err{static_cast<int>((*e)["code"].get<std::int64_t>()),
+                   msg != e->end() && msg->is_string() ? msg->get<std::string>() : std::string(),
                    e->contains("data") ? (*e)["data"] : json(nullptr)};
   return message(response{id, nullptr, std::move(err)});
 }

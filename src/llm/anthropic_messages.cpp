@@ -120,7 +120,7 @@ struct stream_state {
         if (!b.partial_json.empty())
           if (auto input = parse_json(b.partial_json)) block["input"] = *input;
         server_blocks = true;
-        content.push_back(std::move(block));
+        content.back() = std::move(block);  // with its streamed input, in place of the start
         continue;
       } else if (type == "tool_use") {
         // Parse at the block's end; an empty concatenation means {}.
@@ -219,11 +219,18 @@ result<chat_response> anthropic_messages::complete(const chat_request& req,
     auto j = parse_json(res->body);
     if (!j)
       return fail(errc::protocol_error, "anthropic: response is not JSON: " + j.error().message);
-    out = detail::anthropic_decode(*j, tools->names);
+    out =
+        detail::contained("anthropic", [&] { return detail::anthropic_decode(*j, tools->names); });
   } else {
     stream_state state{.names = &tools->names, .callbacks = &callbacks};
     http::sse_parser parser({.max_event_bytes = options_.max_event_bytes});
-    auto handler = [&](const http::sse_event& ev) { state.on_event(ev); };
+    auto handler = [&](const http::sse_event& ev) {
+      try {
+        state.on_event(ev);
+      } catch (const json::exception& e) {  // never through libcurl's callback
+        if (!state.failure) state.failure = detail::shape_error("anthropic", e);
+      }
+    };
     detail::exchange_hooks hooks{.on_body = [&](std::string_view chunk) {
       if (auto st = parser.feed(chunk, handler); !st && !state.failure) {
         state.failure = st.error();
@@ -237,7 +244,7 @@ result<chat_response> anthropic_messages::complete(const chat_request& req,
     auto res = detail::send_with_retry(options_, "anthropic", std::move(hreq), hooks, stop);
     if (!res && state.failure) return fail(*state.failure);
     if (!res) return fail(res.error());
-    out = state.finish();
+    out = detail::contained("anthropic", [&] { return state.finish(); });
   }
   if (out) out->usage.requests = 1;
   if (out) detail::apply_price(out->usage, options_.price);

@@ -141,11 +141,17 @@ result<chat_response> gemini::complete(const chat_request& req, const stream_cal
     if (!res) return fail(res.error());
     auto j = parse_json(res->body);
     if (!j) return fail(errc::protocol_error, "gemini: response is not JSON: " + j.error().message);
-    out = detail::gemini_decode(*j, tools->names);
+    out = detail::contained("gemini", [&] { return detail::gemini_decode(*j, tools->names); });
   } else {
     stream_state state{.callbacks = &callbacks, .names = &tools->names};
     http::sse_parser parser({.max_event_bytes = options_.max_event_bytes});
-    auto handler = [&](const http::sse_event& ev) { state.on_event(ev); };
+    auto handler = [&](const http::sse_event& ev) {
+      try {
+        state.on_event(ev);
+      } catch (const json::exception& e) {  // never through libcurl's callback
+        if (!state.failure) state.failure = detail::shape_error("gemini", e);
+      }
+    };
     detail::exchange_hooks hooks{.on_body = [&](std::string_view chunk) {
       if (auto st = parser.feed(chunk, handler); !st && !state.failure) {
         state.failure = st.error();
@@ -156,7 +162,7 @@ result<chat_response> gemini::complete(const chat_request& req, const stream_cal
     auto res = detail::send_with_retry(options_, "gemini", std::move(hreq), hooks, stop);
     if (!res && state.failure) return fail(*state.failure);
     if (!res) return fail(res.error());
-    out = state.finish_response();
+    out = detail::contained("gemini", [&] { return state.finish_response(); });
   }
   if (out) detail::apply_price(out->usage, options_.price);
   return out;

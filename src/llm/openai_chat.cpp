@@ -159,11 +159,17 @@ result<chat_response> openai_chat::complete(const chat_request& req,
     if (!res) return fail(res.error());
     auto j = parse_json(res->body);
     if (!j) return fail(errc::protocol_error, "openai: response is not JSON: " + j.error().message);
-    out = detail::openai_decode(*j, req, tools->names);
+    out = detail::contained("openai", [&] { return detail::openai_decode(*j, req, tools->names); });
   } else {
     stream_state state{.req = &req, .names = &tools->names, .callbacks = &callbacks};
     http::sse_parser parser({.max_event_bytes = options_.max_event_bytes});
-    auto handler = [&](const http::sse_event& ev) { state.on_event(ev); };
+    auto handler = [&](const http::sse_event& ev) {
+      try {
+        state.on_event(ev);
+      } catch (const json::exception& e) {  // never through libcurl's callback
+        if (!state.failure) state.failure = detail::shape_error("openai", e);
+      }
+    };
     detail::exchange_hooks hooks{.on_body = [&](std::string_view chunk) {
       if (auto st = parser.feed(chunk, handler); !st && !state.failure) {
         state.failure = st.error();
@@ -178,7 +184,7 @@ result<chat_response> openai_chat::complete(const chat_request& req,
     auto res = detail::send_with_retry(options_, "openai", std::move(hreq), hooks, stop);
     if (!res && state.failure) return fail(*state.failure);
     if (!res) return fail(res.error());
-    out = state.finish_response();
+    out = detail::contained("openai", [&] { return state.finish_response(); });
   }
   if (out) out->usage.requests = 1;
   if (out) detail::apply_price(out->usage, options_.price);

@@ -131,11 +131,18 @@ result<chat_response> openai_responses::complete(const chat_request& req,
     if (!j)
       return fail(errc::protocol_error,
                   "openai-responses: response is not JSON: " + j.error().message);
-    out = detail::responses_decode(*j, req, tools->names);
+    out = detail::contained("openai-responses",
+                            [&] { return detail::responses_decode(*j, req, tools->names); });
   } else {
     stream_state state{.req = &req, .names = &tools->names, .callbacks = &callbacks};
     http::sse_parser parser({.max_event_bytes = options_.max_event_bytes});
-    auto handler = [&](const http::sse_event& ev) { state.on_event(ev); };
+    auto handler = [&](const http::sse_event& ev) {
+      try {
+        state.on_event(ev);
+      } catch (const json::exception& e) {  // never through libcurl's callback
+        if (!state.failure) state.failure = detail::shape_error("openai-responses", e);
+      }
+    };
     detail::exchange_hooks hooks{.on_body = [&](std::string_view chunk) {
       if (auto st = parser.feed(chunk, handler); !st && !state.failure) {
         state.failure = st.error();
@@ -146,7 +153,7 @@ result<chat_response> openai_responses::complete(const chat_request& req,
     auto res = detail::send_with_retry(options_, "openai-responses", std::move(hreq), hooks, stop);
     if (!res && state.failure) return fail(*state.failure);
     if (!res) return fail(res.error());
-    out = state.finish();
+    out = detail::contained("openai-responses", [&] { return state.finish(); });
   }
   if (out) detail::apply_price(out->usage, options_.price);
   return out;

@@ -73,6 +73,33 @@ result<http::response> replay_one(replayer& r, const http::request& req,
   return res;
 }
 
+// exchange_problem says what makes `j` not an exchange replay_one can serve ("" when fine), so
+// a hand-edited recording is refused when loaded instead of failing in the middle of a run.
+std::string exchange_problem(const json& j) {
+  if (!j.is_object() || !j.contains("request") || !j.contains("response"))
+    return "it needs \"request\" and \"response\"";
+  const json& rq = j["request"];
+  for (const char* k : {"method", "url", "body"})
+    if (!rq.is_object() || !rq.contains(k) || !rq[k].is_string())
+      return std::string("request.") + k + " must be a string";
+  const json& rs = j["response"];
+  if (!rs.is_object() || !rs.contains("status") || !rs["status"].is_number_integer())
+    return "response.status must be an integer";
+  if (!rs.contains("headers") || !rs["headers"].is_array())
+    return "response.headers must be an array of [name, value]";
+  for (const auto& h : rs["headers"])
+    if (!h.is_array() || h.size() != 2 || !h[0].is_string() || !h[1].is_string())
+      return "response.headers must be an array of [name, value]";
+  if (!rs.contains("chunks") || !rs["chunks"].is_array())
+    return "response.chunks must be an array of strings";
+  for (const auto& c : rs["chunks"])
+    if (!c.is_string()) return "response.chunks must be an array of strings";
+  if (j.contains("error") &&
+      (!j["error"].is_object() || !j["error"].value("code", json()).is_number_integer()))
+    return "error.code must be an integer";
+  return "";
+}
+
 }  // namespace
 
 result<http::transport> record_transport(const std::string& path, http::transport inner) {
@@ -114,9 +141,10 @@ result<http::transport> replay_transport(const std::string& path) {
   for (int n = 1; std::getline(in, line); ++n) {
     if (line.empty()) continue;
     auto j = parse_json(line);
-    if (!j || !j->is_object() || !j->contains("request") || !j->contains("response"))
-      return fail(errc::parse_error,
-                  "recording \"" + path + "\" line " + std::to_string(n) + " is not an exchange");
+    std::string problem = j ? exchange_problem(*j) : "not JSON: " + j.error().message;
+    if (!problem.empty())
+      return fail(errc::parse_error, "recording \"" + path + "\" line " + std::to_string(n) +
+                                         " is not an exchange: " + problem);
     rep->exchanges.push_back(std::move(*j));
   }
   return http::transport([rep](const http::request& req, const http::send_options& options) {

@@ -191,6 +191,11 @@ http::request openai_http_request(const provider_options& opts, const std::strin
   return hreq;
 }
 
+error shape_error(const std::string& who, const std::exception& e) {
+  return error{errc::protocol_error,
+               who + ": the answer has a field of an unexpected type (" + e.what() + ")"};
+}
+
 std::string provider_error_message(const std::string& body) {
   auto j = parse_json(body);
   if (j && j->is_object()) {

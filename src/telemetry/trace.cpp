@@ -130,6 +130,8 @@ std::optional<span_context> parse_traceparent(std::string_view t) {
        flags = t.substr(53, 2);
   if (!is_hex(version) || version == "ff" || !is_hex(trace) || !is_hex(id) || !is_hex(flags))
     return std::nullopt;
+  // Version 00 has exactly these four fields; a later version may add fields after a dash.
+  if (t.size() > 55 && (version == "00" || t[55] != '-')) return std::nullopt;
   if (trace.find_first_not_of('0') == std::string_view::npos ||
       id.find_first_not_of('0') == std::string_view::npos)
     return std::nullopt;

@@ -84,7 +84,8 @@ struct send_options {
 
 /// send performs `req` and returns the response whatever its status (4xx/5xx are responses,
 /// not errors). Thread-safe: each call uses its own connection state.
-/// Errors: errc::invalid_argument for a malformed URL; errc::timeout when a deadline passes
+/// Errors: errc::invalid_argument for a malformed URL or one that is not http:// or https://
+/// (libcurl's other protocols, file:// among them, are never used); errc::timeout when a deadline passes
 /// (connect, first byte, idle, total: the message names it); errc::limit_exceeded when the
 /// headers or body pass max_header_bytes / max_response_bytes; errc::cancelled on a stop
 /// request or when on_body returns false;
