@@ -15,15 +15,17 @@ std::optional<clock::duration> rate_limiter::try_acquire(std::string_view key,
   if (limit.calls <= 0) return std::nullopt;
   const auto now = clock_->now();
   std::lock_guard lock(mutex_);
-  // Drop idle keys now and then so a long-lived executor with many sessions stays small.
+  // Drop idle keys now and then so a long-lived executor with many sessions stays small. A
+  // key is idle once its own window (not this call's) has passed since its last call.
   if (++acquisitions_ % 1024 == 0) {
     std::erase_if(windows_, [&](const auto& kv) {
-      return kv.second.empty() || kv.second.back() + limit.window <= now;
+      return kv.second.admitted.empty() || kv.second.admitted.back() + kv.second.length <= now;
     });
   }
   auto it = windows_.find(key);
-  if (it == windows_.end()) it = windows_.emplace(std::string(key), std::deque<clock::time_point>{}).first;
-  auto& times = it->second;
+  if (it == windows_.end()) it = windows_.emplace(std::string(key), window{}).first;
+  it->second.length = limit.window;
+  auto& times = it->second.admitted;
   while (!times.empty() && times.front() + limit.window <= now) times.pop_front();
   if (static_cast<int>(times.size()) < limit.calls) {
     times.push_back(now);

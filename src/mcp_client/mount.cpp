@@ -143,7 +143,9 @@ void apply_tools(const state_ptr& s, const std::vector<json>& tools) {
     std::string name = mounted_tool_name(s->config.name, remote, s->options.separator);
     const auto& inc = s->options.include;
     if (!inc.empty() && std::find(inc.begin(), inc.end(), name) == inc.end()) continue;
-    if (now.count(name)) {
+    // Taken by another of this server's tools, or by a tool this mount does not own (a local
+    // tool, or another server's tool that maps to the same name): never replaced.
+    if (now.count(name) || (!s->mounted.count(name) && s->registry->find(name))) {
       s->log("skipping tool \"" + remote + "\": its name \"" + name + "\" is taken");
       continue;
     }

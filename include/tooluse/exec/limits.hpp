@@ -33,7 +33,11 @@ class rate_limiter {
  private:
   std::shared_ptr<clock> clock_;
   std::mutex mutex_;
-  std::map<std::string, std::deque<clock::time_point>, std::less<>> windows_;
+  struct window {
+    std::deque<clock::time_point> admitted;  ///< the calls admitted in the last `length`
+    clock::duration length{};                ///< the key's window, as its last call gave it
+  };
+  std::map<std::string, window, std::less<>> windows_;
   std::size_t acquisitions_ = 0;
 };
 
