@@ -90,7 +90,7 @@ void exercise(mcp::client& c, observed& seen) {
   std::size_t task_only = 0;
   for (const auto& t : *tools) {
     const std::string name = t["name"];
-    // Tools that only run as tasks (experimental `tasks`, which the client does not offer).
+    // Tools that only run as tasks take seconds: tasks_test.cpp calls them.
     if (t.contains("execution") && t["execution"].value("taskSupport", "") == "required") {
       ++task_only;
       continue;

@@ -1,7 +1,9 @@
-// The durable mcp::task_store on SQLite: records round-trip with every field, list by owner in
-// creation order, erase, and reopening the store fails the records a dead process left running.
+// The durable mcp::task_store on SQLite and PostgreSQL: records round-trip with every field,
+// list by owner in creation order, erase, and reopening the store fails the records a dead
+// process left running.
 #include <gtest/gtest.h>
 
+#include "support/postgres_fixture.hpp"
 #include "support/test_support.hpp"
 #include "tooluse/mcp_store/task_store.hpp"
 
@@ -24,9 +26,8 @@ mcp::task_record record(std::string id, std::string owner, mcp::task_status stat
   return r;
 }
 
-TEST(durable_task_store, records_round_trip_list_by_owner_and_erase) {
-  testing::temp_dir dir;
-  auto store = open_task_store((dir.path() / "tasks.db").string());
+void round_trip(const std::string& location) {
+  auto store = open_task_store(location);
   ASSERT_TRUE(store) << store.error().message;
   auto done = record("b", "s1", mcp::task_status::completed, 2000);
   done.result = json{{"content", {{{"type", "text"}, {"text", "ok"}}}}};
@@ -65,9 +66,7 @@ TEST(durable_task_store, records_round_trip_list_by_owner_and_erase) {
   EXPECT_FALSE((*store)->get("nope"));
 }
 
-TEST(durable_task_store, reopening_fails_tasks_that_were_running) {
-  testing::temp_dir dir;
-  const std::string path = (dir.path() / "tasks.db").string();
+void reopen_fails_running(const std::string& path) {
   {
     auto store = open_task_store(path);
     ASSERT_TRUE(store) << store.error().message;
@@ -92,6 +91,34 @@ TEST(durable_task_store, reopening_fails_tasks_that_were_running) {
   EXPECT_EQ(i->status, mcp::task_status::failed);
   EXPECT_TRUE(i->input_requests.empty());
   EXPECT_EQ((*store)->get("d")->status, mcp::task_status::completed);  // untouched
+}
+
+TEST(durable_task_store, records_round_trip_list_by_owner_and_erase) {
+  testing::temp_dir dir;
+  round_trip((dir.path() / "tasks.db").string());
+}
+
+TEST(durable_task_store, reopening_fails_tasks_that_were_running) {
+  testing::temp_dir dir;
+  reopen_fails_running((dir.path() / "tasks.db").string());
+}
+
+class durable_task_store_postgres : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { cluster = new testing::postgres_cluster(); }
+  static void TearDownTestSuite() { delete cluster; }
+  static testing::postgres_cluster* cluster;
+};
+testing::postgres_cluster* durable_task_store_postgres::cluster = nullptr;
+
+TEST_F(durable_task_store_postgres, records_round_trip_list_by_owner_and_erase) {
+  TOOLUSE_REQUIRE_POSTGRES(*cluster);
+  round_trip(cluster->url("tasks_round_trip"));
+}
+
+TEST_F(durable_task_store_postgres, reopening_fails_tasks_that_were_running) {
+  TOOLUSE_REQUIRE_POSTGRES(*cluster);
+  reopen_fails_running(cluster->url("tasks_reopen"));
 }
 
 TEST(durable_task_store, a_store_that_cannot_be_opened_is_an_error_naming_it) {
