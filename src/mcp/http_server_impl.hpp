@@ -76,6 +76,7 @@ struct http_server::impl : detail::conn_hooks, std::enable_shared_from_this<http
   bool authorized(const conn_ptr& c, http_request& req);
   void route(const conn_ptr& c, http_request& req);
   void do_accept();
+  void accept_ready();
   void accepted(tcp::socket sock);
   conn_ptr oldest_idle_locked();
   void reap_loop();
