@@ -220,7 +220,7 @@ conn_ptr http_server::impl::oldest_idle_locked() {
 void http_server::impl::accepted(tcp::socket sock) {
   conn_ptr victim;
   bool refuse = false;
-  auto c = std::make_shared<connection>(*this, std::move(sock));
+  auto c = std::make_shared<http_conn>(*this, std::move(sock));
   {
     std::lock_guard lock(mu);
     if (connections >= options.max_connections) {
@@ -246,7 +246,7 @@ void http_server::impl::accepted(tcp::socket sock) {
   c->start();
 }
 
-void http_server::impl::set_idle(connection& c, bool is_idle) {
+void http_server::impl::set_idle(http_conn& c, bool is_idle) {
   std::lock_guard lock(mu);
   if (is_idle && !c.in_idle_list) {
     c.idle_pos = idle.insert(idle.end(), c.weak_from_this());
@@ -257,7 +257,7 @@ void http_server::impl::set_idle(connection& c, bool is_idle) {
   }
 }
 
-void http_server::impl::on_closed(connection& c) {
+void http_server::impl::on_closed(http_conn& c) {
   std::lock_guard lock(mu);
   if (c.in_idle_list) {
     idle.erase(c.idle_pos);
