@@ -7,10 +7,13 @@
 #                   pattern, 2025-11-25 request)
 #   nginx           the same JSON response as a static file: the ceiling of HTTP on this machine
 # and prints requests/s and latency of each, and the ratios. Then, against tooluse-exec:
-#   1,024 keep-alive connections (p99, socket errors, non-2xx, throughput vs 32 connections);
+#   1,024 keep-alive connections (p99, socket errors, non-2xx, throughput vs 32 connections),
+#   beside nginx at 1,024 connections in the same run (its p99 is the load generator's share of
+#   the tail: wrk and the server share the cores);
 #   10,000 sockets each holding half a request (bench_idle_sockets: latency of real requests
 #   meanwhile, the server's RSS growth).
 # usage: bench/mcp_http_bench.sh [RELEASE_BUILD_DIR] [SECONDS]
+#   BENCH_ONLY=c1024 runs only tooluse-exec and nginx at 32 and 1,024 connections.
 #   RELEASE_BUILD_DIR defaults to build/bench (cmake --preset bench && cmake --build --preset bench)
 # Needs: wrk (Debian wrk); the npm peers (scripts/npm_peers.sh: Node 22 and the SDK);
 #        nginx (Debian nginx-light: `sudo apt-get install nginx-light`), optional.
@@ -72,7 +75,7 @@ if [[ -n "$nginx_bin" ]]; then
   cat > "$tmp/nginx.conf" <<NGINX
 worker_processes auto; daemon off; master_process on; pid $tmp/nginx.pid;
 error_log $tmp/logs/error.log; user $(id -un);
-events { worker_connections 1024; }
+events { worker_connections 8192; }
 http { access_log off; client_body_temp_path $tmp/body; proxy_temp_path $tmp/proxy;
   fastcgi_temp_path $tmp/fastcgi; uwsgi_temp_path $tmp/uwsgi; scgi_temp_path $tmp/scgi;
   keepalive_requests 1000000;
@@ -97,13 +100,29 @@ run() {  # run <name> <url> <lua> [connections]: prints requests/s on stdout, de
   printf '%-15s %10s req/s  mean latency %-8s p99 %s\n' "$1" "$rps" "$lat" "$p99" >&2
   echo "$rps"
 }
-echo "wrk -t$threads -c32 -d${secs}s; load average: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores" >&2
+load() { echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
+echo "wrk -t$threads -c32 -d${secs}s; $(load); $(nproc) cores" >&2
+if [[ "${BENCH_ONLY:-}" == c1024 ]]; then
+  e="$(run tooluse-exec http://127.0.0.1:3204/mcp "$tmp/exec.lua")"
+  echo "$(load)" >&2
+  e1024="$(run tooluse-exec-c1024 http://127.0.0.1:3204/mcp "$tmp/exec.lua" 1024)"
+  echo "$(load)" >&2
+  if [[ -n "$nginx_bin" ]]; then
+    n="$(run nginx http://127.0.0.1:3203/mcp "$tmp/tooluse.lua")"
+    echo "$(load)" >&2
+    n1024="$(run nginx-c1024 http://127.0.0.1:3203/mcp "$tmp/tooluse.lua" 1024)"
+    echo "$(load)" >&2
+    echo "nginx 1024 / 32 connections = $(ratio "$n1024" "$n")"
+  fi
+  echo "tooluse-exec 1024 / 32 connections = $(ratio "$e1024" "$e")   (target >= 0.80, p99 <= 50 ms, no errors)"
+  exit 0
+fi
 t="$(run tooluse http://127.0.0.1:3201/mcp "$tmp/tooluse.lua")"
 e="$(run tooluse-exec http://127.0.0.1:3204/mcp "$tmp/exec.lua")"
 s="$(run typescript-sdk http://127.0.0.1:3202/mcp "$tmp/ts.lua")"
 n=""
 [[ -n "$nginx_bin" ]] && n="$(run nginx http://127.0.0.1:3203/mcp "$tmp/tooluse.lua")"
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
 echo "tooluse / typescript-sdk      = $(ratio "$t" "$s")"
 echo "tooluse-exec / typescript-sdk = $(ratio "$e" "$s")   (target >= 50)"
 if [[ -n "$n" ]]; then
@@ -111,6 +130,11 @@ if [[ -n "$n" ]]; then
   echo "tooluse-exec / nginx          = $(ratio "$e" "$n")   (target >= 0.60)"
 fi
 e1024="$(run tooluse-exec-c1024 http://127.0.0.1:3204/mcp "$tmp/exec.lua" 1024)"
+if [[ -n "$nginx_bin" ]]; then
+  n1024="$(run nginx-c1024 http://127.0.0.1:3203/mcp "$tmp/tooluse.lua" 1024)"
+  echo "nginx 1024 / 32 connections = $(ratio "$n1024" "$n")"
+fi
+echo "$(load)" >&2
 echo "tooluse-exec 1024 / 32 connections = $(ratio "$e1024" "$e")   (target >= 0.80, p99 <= 50 ms, no errors)"
 "$build/bench/bench_idle_sockets" 3204 "${IDLE_SOCKETS:-10000}" "${pids[1]}" 20 ||
   echo "idle sockets: some real requests failed" >&2

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "mcp/session.hpp"
+#include "tooluse/mcp/connection.hpp"
 #include "tooluse/mcp/http_server.hpp"
 
 namespace tooluse::mcp::detail {
@@ -30,7 +31,6 @@ namespace beast = boost::beast;
 namespace http = beast::http;
 using tcp = net::ip::tcp;
 using http_request = http::request<http::string_body>;
-using header_list = std::vector<std::pair<std::string, std::string>>;
 
 class connection;
 

@@ -303,7 +303,7 @@ void http_server::impl::get(const conn_ptr& c, http_request& req) {
     std::lock_guard lock(hs->mu);
     --hs->open_streams;
   });
-  std::weak_ptr<connection> wc = c;
+  std::weak_ptr<http_conn> wc = c;
   bool ended = false;
   {
     std::lock_guard lock(stream->mu);

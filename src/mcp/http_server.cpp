@@ -98,6 +98,7 @@ status http_server::start() {
     return fail(errc::io_error, "mcp http: cannot listen on " + d.options.host + ":" +
                                     std::to_string(d.options.port) + ": " + ec.message());
   d.bound_port = d.acceptor->local_endpoint().port();
+  d.acceptor->non_blocking(true, ec);  // accept_ready drains the backlog without blocking
   d.retry_timer = std::make_unique<net::steady_timer>(d.acceptor->get_executor());
   d.stateless_root = d.srv.open_session();
   d.do_accept();
@@ -181,9 +182,26 @@ void http_server::impl::do_accept() {
       });
       return;
     }
-    if (!ec) self->accepted(std::move(sock));
+    if (!ec) {
+      self->accepted(std::move(sock));
+      self->accept_ready();
+    }
     self->do_accept();
   });
+}
+
+// accept_ready takes every connection already waiting in the backlog (non-blocking accepts),
+// not one per trip through the I/O queue: under load that queue holds a handler of every busy
+// connection, and a connection left in the backlog meanwhile has its first request waiting
+// unseen (1,024 connections opened at once were accepted one round of the queue apart).
+void http_server::impl::accept_ready() {
+  for (int i = 0; i < 256; ++i) {
+    beast::error_code ec;
+    tcp::socket sock(net::make_strand(io));
+    acceptor->accept(sock, ec);
+    if (ec) return;  // would_block: the backlog is empty (other errors: the async accept reports them)
+    accepted(std::move(sock));
+  }
 }
 
 conn_ptr http_server::impl::oldest_idle_locked() {
@@ -202,7 +220,7 @@ conn_ptr http_server::impl::oldest_idle_locked() {
 void http_server::impl::accepted(tcp::socket sock) {
   conn_ptr victim;
   bool refuse = false;
-  auto c = std::make_shared<connection>(*this, std::move(sock));
+  auto c = std::make_shared<http_conn>(*this, std::move(sock));
   {
     std::lock_guard lock(mu);
     if (connections >= options.max_connections) {
@@ -228,7 +246,7 @@ void http_server::impl::accepted(tcp::socket sock) {
   c->start();
 }
 
-void http_server::impl::set_idle(connection& c, bool is_idle) {
+void http_server::impl::set_idle(http_conn& c, bool is_idle) {
   std::lock_guard lock(mu);
   if (is_idle && !c.in_idle_list) {
     c.idle_pos = idle.insert(idle.end(), c.weak_from_this());
@@ -239,7 +257,7 @@ void http_server::impl::set_idle(connection& c, bool is_idle) {
   }
 }
 
-void http_server::impl::on_closed(connection& c) {
+void http_server::impl::on_closed(http_conn& c) {
   std::lock_guard lock(mu);
   if (c.in_idle_list) {
     idle.erase(c.idle_pos);

@@ -14,11 +14,10 @@ namespace tooluse::mcp {
 namespace beast = detail::beast;
 namespace http = detail::http;
 namespace net = detail::net;
-using detail::connection;
-using detail::header_list;
+using http_conn = detail::connection;
 using detail::http_request;
 using detail::tcp;
-using conn_ptr = std::shared_ptr<connection>;
+using conn_ptr = std::shared_ptr<http_conn>;
 
 /// handler_pool runs requests that may block, on up to `max` threads made on demand.
 class handler_pool {
@@ -59,8 +58,8 @@ struct http_server::impl : detail::conn_hooks, std::enable_shared_from_this<http
   bool stopping = false;
   bool stopped = false;
   std::size_t connections = 0;
-  std::unordered_map<connection*, std::weak_ptr<connection>> conns;
-  std::list<std::weak_ptr<connection>> idle;  ///< waiting for a request header, oldest first
+  std::unordered_map<http_conn*, std::weak_ptr<http_conn>> conns;
+  std::list<std::weak_ptr<http_conn>> idle;  ///< waiting for a request header, oldest first
   std::unordered_map<std::string, std::shared_ptr<detail::http_session>> sessions;
   std::shared_ptr<session> stateless_root;  ///< the connection-less session stateless requests use
 
@@ -69,13 +68,14 @@ struct http_server::impl : detail::conn_hooks, std::enable_shared_from_this<http
   // conn_hooks
   void on_request(const conn_ptr& c, http_request req) override;
   bool on_header(const conn_ptr& c, const http_request& head) override;
-  void set_idle(connection& c, bool is_idle) override;
-  void on_closed(connection& c) override;
+  void set_idle(http_conn& c, bool is_idle) override;
+  void on_closed(http_conn& c) override;
   const http_options& opts() const override { return options; }
 
   bool authorized(const conn_ptr& c, http_request& req);
   void route(const conn_ptr& c, http_request& req);
   void do_accept();
+  void accept_ready();
   void accepted(tcp::socket sock);
   conn_ptr oldest_idle_locked();
   void reap_loop();

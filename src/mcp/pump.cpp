@@ -4,31 +4,27 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <deque>
+#include <optional>
+
+#include "mcp/line_connection.hpp"
 
 namespace tooluse::mcp {
 
-message_pump::message_pump(server& srv, std::function<void(const std::string&)> write,
-                           stream_options options)
-    : srv_(srv), write_(std::move(write)), options_(options) {
+message_pump::message_pump(server& srv, std::function<void(const json&)> send, stream_options options)
+    : srv_(srv), send_(std::move(send)), options_(options) {
   session_ = srv_.open_session([this](const json& m) { this->write(m); });
 }
 
 message_pump::~message_pump() { finish(); }
 
-void message_pump::write(const json& message) {
-  std::string text = dump_json(message);
-  std::lock_guard lock(write_mu_);
-  write_(text);
-}
+void message_pump::write(const json& message) { send_(message); }
 
-void message_pump::feed(std::string_view line) {
-  while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
-  if (line.empty()) return;
-  if (line.size() > options_.max_line_bytes) return too_long(line.substr(0, 4096));
-  auto parsed = jsonrpc::parse(line);
+void message_pump::feed(json message) {
+  auto parsed = jsonrpc::parse_value(message);
   for (const auto& e : parsed.errors) write(jsonrpc::to_json(e));
   for (auto& m : parsed.messages) {
     auto* r = std::get_if<jsonrpc::request>(&m);
@@ -51,14 +47,15 @@ void message_pump::feed(std::string_view line) {
   }
 }
 
-void message_pump::too_long(std::string_view head) {
+void message_pump::bad_input(std::string_view head, const error& why) {
+  if (why.code != errc::limit_exceeded) {
+    write(jsonrpc::to_json(jsonrpc::response::failure(std::nullopt, jsonrpc::error_code::parse_error, "Parse error")));
+    return;
+  }
   auto id = jsonrpc::peek_id(head);
   std::optional<jsonrpc::message_id> mid = id ? jsonrpc::id_from_json(*id) : std::nullopt;
-  write(jsonrpc::to_json(jsonrpc::response::failure(
-      mid, jsonrpc::error_code::invalid_request,
-      "Invalid Request: " + limit_error("a message (one line)", "mcp::stream_options::max_line_bytes",
-                                        options_.max_line_bytes, "bytes")
-                                .message)));
+  write(jsonrpc::to_json(
+      jsonrpc::response::failure(mid, jsonrpc::error_code::invalid_request, "Invalid Request: " + why.message)));
 }
 
 void message_pump::worker() {
@@ -107,73 +104,113 @@ void message_pump::finish() {
   srv_.close_session(session_);
 }
 
-status serve_fd(server& srv, int in_fd, int out_fd, const stream_options& options) {
-  bool write_failed = false;
+status serve(server& srv, connection& conn, const stream_options& options) {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool ended = false;
+  std::optional<error> failure;
+  std::atomic<bool> write_failed{false};
   message_pump pump(
       srv,
-      [&](const std::string& text) {
-        std::string line = text + "\n";
-        const char* p = line.data();
-        std::size_t left = line.size();
-        while (left > 0 && !write_failed) {
-          ssize_t n = ::write(out_fd, p, left);
-          if (n < 0 && errno == EINTR) continue;
-          if (n <= 0) {
-            write_failed = true;
-            break;
-          }
-          p += n;
-          left -= static_cast<std::size_t>(n);
-        }
+      [&](const json& m) {
+        if (!conn.send(m)) write_failed = true;
       },
       options);
-  // Lines are framed as the bytes arrive: an endless line costs max_line_bytes, not its size.
-  jsonrpc::line_framer framer(options.max_line_bytes);
-  auto on_line = [&](std::string_view line) { pump.feed(line); };
-  auto on_overflow = [&](std::string_view head) { pump.too_long(head); };
-  std::vector<char> chunk(64 * 1024);
-  for (;;) {
-    ssize_t n = ::read(in_fd, chunk.data(), chunk.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      pump.finish();
-      return fail(errc::io_error, std::string("mcp stdio: read failed: ") + std::strerror(errno));
-    }
-    if (n == 0) break;
-    framer.feed(std::string_view(chunk.data(), static_cast<std::size_t>(n)), on_line, on_overflow);
+  connection_handlers h;
+  h.on_message = [&](json m) { pump.feed(std::move(m)); };
+  h.on_bad_input = [&](std::string_view head, const error& why) { pump.bad_input(head, why); };
+  h.on_closed = [&](const error& why) {
+    std::lock_guard lock(mu);
+    if (why.code != errc::cancelled) failure = why;
+    ended = true;
+    cv.notify_all();
+  };
+  if (auto started = conn.start(std::move(h)); !started) {
+    pump.finish();
+    return started;
   }
-  framer.finish(on_line, on_overflow);
+  {
+    std::unique_lock lock(mu);
+    cv.wait(lock, [&] { return ended; });
+  }
+  // The input ended: running requests still write their responses, then the session closes.
   pump.finish();
-  if (write_failed) return fail(errc::io_error, "mcp stdio: writing to the output failed");
+  conn.close();
+  if (failure) return fail(failure->code, "mcp " + failure->message);
+  if (write_failed) return fail(errc::io_error, "mcp " + conn.describe() + ": writing to the output failed");
   return {};
 }
 
+status serve_fd(server& srv, int in_fd, int out_fd, const stream_options& options) {
+  auto conn = fd_connection(in_fd, out_fd, {.max_line_bytes = options.max_line_bytes}, "stdio");
+  return serve(srv, *conn, options);
+}
+
 status serve_stdio(server& srv, const stream_options& options) { return serve_fd(srv, 0, 1, options); }
+
+memory_transport::memory_transport(server& srv, stream_options options) : srv_(srv), options_(options) {}
+
+namespace {
+
+// served_end is the client end of a memory_pipe whose server end is served on `thread`.
+class served_end : public connection {
+ public:
+  served_end(server& srv, const stream_options& options) {
+    auto [client, srv_end] = memory_pipe({.max_line_bytes = options.max_line_bytes});
+    client_ = std::move(client);
+    server_end_ = std::move(srv_end);
+    thread_ = std::thread([&srv, options, end = server_end_.get()] { (void)serve(srv, *end, options); });
+  }
+  ~served_end() override { close(); }
+  status start(connection_handlers h) override { return client_->start(std::move(h)); }
+  status send(const json& m) override { return client_->send(m); }
+  void join_server() {
+    if (thread_.joinable() && thread_.get_id() != std::this_thread::get_id()) thread_.join();
+  }
+  void close() override {
+    // The server sees the end of input, finishes what runs and closes its session.
+    client().shutdown_send();
+    join_server();
+    client_->close();
+  }
+  std::string describe() const override { return "in-memory server"; }
+
+  detail::memory_end& client() { return static_cast<detail::memory_end&>(*client_); }
+
+ private:
+  std::unique_ptr<connection> client_, server_end_;
+  std::thread thread_;
+};
+
+}  // namespace
+
+result<std::unique_ptr<connection>> memory_transport::connect() {
+  return std::unique_ptr<connection>(std::make_unique<served_end>(srv_, options_));
+}
 
 struct memory_client::impl {
   std::mutex mu;
   std::condition_variable cv;
   std::deque<json> inbox;
-  std::unique_ptr<message_pump> pump;
+  std::unique_ptr<served_end> conn;
 };
 
 memory_client::memory_client(server& srv, const stream_options& options) : impl_(std::make_unique<impl>()) {
   auto* d = impl_.get();
-  impl_->pump = std::make_unique<message_pump>(
-      srv,
-      [d](const std::string& text) {
-        auto j = parse_json(text);
-        std::lock_guard lock(d->mu);
-        d->inbox.push_back(j ? *j : json(text));
-        d->cv.notify_all();
-      },
-      options);
+  d->conn = std::make_unique<served_end>(srv, options);
+  connection_handlers h;
+  h.on_message = [d](json m) {
+    std::lock_guard lock(d->mu);
+    d->inbox.push_back(std::move(m));
+    d->cv.notify_all();
+  };
+  (void)d->conn->start(std::move(h));
 }
 
 memory_client::~memory_client() { close(); }
 
-void memory_client::send(const json& message) { impl_->pump->feed(dump_json(message)); }
-void memory_client::send_text(const std::string& line) { impl_->pump->feed(line); }
+void memory_client::send(const json& message) { (void)impl_->conn->send(message); }
+void memory_client::send_text(const std::string& line) { impl_->conn->client().send_text(line); }
 
 std::optional<json> memory_client::receive(std::chrono::milliseconds timeout) {
   std::unique_lock lock(impl_->mu);
@@ -197,7 +234,11 @@ std::optional<json> memory_client::request(const json& req, std::vector<json>* o
 }
 
 void memory_client::close() {
-  if (impl_->pump) impl_->pump->finish();
+  auto& c = impl_->conn->client();
+  c.shutdown_send();  // the server finishes running requests; their replies still arrive
+  impl_->conn->join_server();
+  c.drain();
+  impl_->conn->close();
 }
 
 }  // namespace tooluse::mcp

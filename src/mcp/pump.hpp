@@ -1,7 +1,8 @@
 #pragma once
-// message_pump: the connection logic shared by stdio and the in-memory transport. Lines come
-// in; responses and notifications are handled at once, requests on worker threads (they may
-// block on the client, e.g. sampling); everything written goes through one writer.
+// message_pump: a server session over one connection (connection.hpp), what mcp::serve runs.
+// Messages come in on the connection's reading thread; responses, notifications and requests
+// that never block are handled there, at once and in order; other requests on worker threads
+// (they may block on the client, e.g. sampling). Everything goes out through `send`.
 
 #include <condition_variable>
 #include <deque>
@@ -20,14 +21,15 @@ namespace tooluse::mcp {
 
 class message_pump {
  public:
-  /// write is called with one serialized message (no newline), serialized by the pump.
-  message_pump(server& srv, std::function<void(const std::string&)> write, stream_options options);
+  /// send writes one message to the client; it must be thread-safe (a connection's send is).
+  message_pump(server& srv, std::function<void(const json&)> send, stream_options options);
   ~message_pump();
 
-  /// feed handles one line of input.
-  void feed(std::string_view line);
-  /// too_long answers a line longer than max_line_bytes (`head` is its start) with -32600.
-  void too_long(std::string_view head);
+  /// feed handles one message.
+  void feed(json message);
+  /// bad_input answers input that is not a message (connection_handlers::on_bad_input):
+  /// -32700 for text that is not JSON, -32600 for a limit (with the id when it can be read).
+  void bad_input(std::string_view head, const error& why);
   /// finish waits for running requests and closes the session.
   void finish();
 
@@ -36,10 +38,9 @@ class message_pump {
   void worker();
 
   server& srv_;
-  std::function<void(const std::string&)> write_;
+  std::function<void(const json&)> send_;
   stream_options options_;
   std::shared_ptr<session> session_;
-  std::mutex write_mu_;
   std::mutex mu_;
   std::condition_variable cv_;
   int running_ = 0;   ///< requests queued or being handled

@@ -1,7 +1,8 @@
 #pragma once
 /// \file transport.hpp
-/// Message-stream transports for tooluse::mcp::server: stdio (newline-delimited JSON; only
-/// protocol on stdout, logs go to stderr) and an in-memory client/server pair for tests.
+/// Serving tooluse::mcp::server on message streams: stdio (newline-delimited JSON; only
+/// protocol on stdout, logs go to stderr) and an in-memory client for tests. Both are
+/// connections of the transport model (connection.hpp) served by mcp::serve.
 
 #include <chrono>
 #include <functional>
@@ -10,19 +11,15 @@
 #include <string>
 
 #include "tooluse/json.hpp"
+#include "tooluse/mcp/connection.hpp"
 #include "tooluse/mcp/server.hpp"
 #include "tooluse/result.hpp"
 
 namespace tooluse::mcp {
 
-/// stream_options tune a message-stream transport.
-struct stream_options {
-  int max_concurrent_requests = 64;  ///< requests handled at once; more wait for a slot
-  std::size_t max_line_bytes = 16 * 1024 * 1024;  ///< longer lines get a -32600 error
-};
-
 /// serve_fd serves one connection on file descriptors: newline-delimited JSON-RPC read from
 /// `in_fd`, written to `out_fd`, until end of input; then waits for running requests.
+/// It is serve(srv, *fd_connection(in_fd, out_fd)).
 /// Errors: errc::io_error if reading or writing fails.
 status serve_fd(server& srv, int in_fd, int out_fd, const stream_options& options = {});
 
@@ -30,7 +27,9 @@ status serve_fd(server& srv, int in_fd, int out_fd, const stream_options& option
 status serve_stdio(server& srv, const stream_options& options = {});
 
 /// memory_client is the client end of an in-memory connection to a server, for tests: send
-/// messages, receive what the server writes, in order. Thread-safe.
+/// messages, receive what the server writes, in order. Thread-safe. It is a memory_pipe whose
+/// other end the server serves (mcp::serve) on a thread of its own. send() returns once the
+/// message is queued: wait for a reply (receive, request) to know it was handled.
 /// Example:
 ///   mcp::memory_client c(server);
 ///   c.send(json{{"jsonrpc","2.0"},{"id",1},{"method","ping"}});

@@ -92,7 +92,7 @@ TEST(mcp_client_tools, tool_error_is_a_result_and_unknown_tool_an_error) {
                [](const json&, mcp::request_context&) -> mcp::tool_outcome {
                  return tooluse::tool_result::error("it broke");
                });
-  auto c = mcp::client::connect(std::make_unique<memory_transport>(srv), {});
+  auto c = mcp::client::connect(memory_connection(srv), {});
   ASSERT_TRUE(c) << c.error().what();
   auto r = (*c)->call_tool("fails");
   ASSERT_TRUE(r) << r.error().what();
@@ -143,7 +143,7 @@ TEST(mcp_client_features, resources_prompts_completion_and_logging) {
   std::vector<mcp::log_entry> logs;
   std::mutex mu;
   auto c = mcp::client::connect(
-      std::make_unique<memory_transport>(srv),
+      memory_connection(srv),
       {.protocol_version = "2025-11-25", .on_log = [&](const mcp::log_entry& e) {
          std::lock_guard lock(mu);
          logs.push_back(e);

@@ -112,7 +112,7 @@ TEST(mcp_client_handshake, stateless_requests_carry_meta_and_capabilities) {
 TEST(mcp_client_handshake, memory_transport_connects_and_calls) {
   mcp::server srv({.name = "mem", .version = "1"});
   add_text_tool(srv, "hello", "hi from memory");
-  auto c = mcp::client::connect(std::make_unique<memory_transport>(srv), {});
+  auto c = mcp::client::connect(memory_connection(srv), {});
   ASSERT_TRUE(c) << c.error().what();
   auto r = (*c)->call_tool("hello");
   ASSERT_TRUE(r) << r.error().what();

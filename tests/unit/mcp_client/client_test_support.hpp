@@ -14,6 +14,7 @@
 #include "tooluse/mcp/http_client_transport.hpp"
 #include "tooluse/mcp/http_server.hpp"
 #include "tooluse/mcp/server.hpp"
+#include "tooluse/mcp/connection.hpp"
 #include "tooluse/mcp/transport.hpp"
 
 namespace tooluse::mcp::testing {
@@ -92,38 +93,12 @@ inline scripted_transport::script_fn legacy_script(
   };
 }
 
-// memory_transport runs the client over an in-memory connection to a tooluse server.
-class memory_transport : public client_transport {
- public:
-  explicit memory_transport(server& srv) : conn_(srv) {}
-  ~memory_transport() override { close(); }
-  status start(transport_handlers h) override {
-    h_ = std::move(h);
-    reader_ = std::jthread([this](std::stop_token st) {
-      while (!st.stop_requested()) {
-        auto m = conn_.receive(std::chrono::milliseconds(50));
-        if (m) h_.on_message(std::move(*m));
-      }
-    });
-    return {};
-  }
-  status send(const json& m) override {
-    conn_.send(m);
-    return {};
-  }
-  void close() override {
-    if (reader_.joinable()) {
-      reader_.request_stop();
-      reader_.join();
-    }
-  }
-  std::string describe() const override { return "memory server"; }
-
- private:
-  memory_client conn_;
-  transport_handlers h_;
-  std::jthread reader_;
-};
+// memory_connection connects a client to a tooluse server in this process (the transport
+// model's in-memory transport: mcp::memory_transport).
+inline std::unique_ptr<client_transport> memory_connection(server& srv) {
+  auto c = mcp::memory_transport(srv).connect();
+  return c ? std::move(*c) : nullptr;
+}
 
 // http_fixture is a tooluse MCP server on 127.0.0.1 (port chosen by the system).
 struct http_fixture {
