@@ -29,7 +29,7 @@ std::string sent_token(const header_list& sent) {
 
 oauth_client::oauth_client(std::string server_url, oauth_options o)
     : server_url_(std::move(server_url)), o_(std::move(o)) {
-  if (!split_url(server_url_).ok)
+  if (!split_url(server_url_).http())
     throw std::invalid_argument("oauth: \"" + server_url_ + "\" is not an http(s) URL");
   send_ = o_.sender ? o_.sender : http::default_transport();
   if (o_.store_key.empty()) o_.store_key = server_url_;

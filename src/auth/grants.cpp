@@ -65,7 +65,8 @@ result<registration> oauth_client::register_client() {
     return fail(r.error().code,
                 "client registration at " + endpoint + " failed: " + r.error().message);
   auto parsed = parse_json(r->body);
-  if (r->status / 100 != 2 || !parsed || !parsed->is_object() || !parsed->contains("client_id"))
+  if (r->status / 100 != 2 || !parsed || !parsed->is_object() || !parsed->contains("client_id") ||
+      !(*parsed)["client_id"].is_string())
     return fail(errc::permission_denied, "client registration at " + endpoint +
                                              " was refused (HTTP " + std::to_string(r->status) +
                                              "): " + r->body.substr(0, 200) +
@@ -224,7 +225,8 @@ status oauth_client::authorization_code(const std::string& scope) {
     return fail(
         errc::invalid_argument,
         server_url_ + " needs you to log in: run `tooluse mcp login " + server_url_ + "` first");
-  if (!as_meta_.contains("authorization_endpoint"))
+  if (!as_meta_.contains("authorization_endpoint") ||
+      !as_meta_["authorization_endpoint"].is_string())
     return fail(errc::protocol_error,
                 "the authorization server " + issuer_ + " has no authorization_endpoint");
   // PKCE is required: refuse a server that does not say it supports S256.
@@ -341,7 +343,8 @@ status oauth_client::enterprise_grant(const std::string& scope) {
     f.emplace_back("client_id", o_.idp_client_id);
   auto r = post_form(send_, o_.idp_token_endpoint, f, headers);
   if (!r) return fail(r.error());
-  if (r->status != 200 || !r->body.is_object() || !r->body.contains("access_token"))
+  if (r->status != 200 || !r->body.is_object() || !r->body.contains("access_token") ||
+      !r->body["access_token"].is_string())
     return fail(token_error(o_.idp_token_endpoint, *r));
   log("authorization: exchanged the ID token for an authorization grant at the IdP");
   auto reg = client_for_issuer();

@@ -4,6 +4,7 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -111,9 +112,17 @@ class command_authorizer final : public http_authorizer {
     int rc = ::pclose(p);
     while (!out.empty() && (out.back() == '\n' || out.back() == '\r' || out.back() == ' '))
       out.pop_back();
+    int exit_status = rc != -1 && WIFEXITED(rc) ? WEXITSTATUS(rc) : rc;
     if (rc != 0 || out.empty())
-      return fail(errc::io_error, "the token command failed (exit status " + std::to_string(rc) +
+      return fail(errc::io_error, "the token command failed (exit status " +
+                                      std::to_string(exit_status) +
                                       ") or printed nothing; run it by hand to see why");
+    // A line break inside would split the Authorization header (header injection).
+    for (char c : out)
+      if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+        return fail(errc::io_error,
+                    "the token command printed more than one line or a control character; it "
+                    "must print the token alone");
     token_ = out;
     return {};
   }

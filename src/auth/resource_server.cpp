@@ -48,16 +48,26 @@ std::string join(const std::vector<std::string>& v) {
   return out;
 }
 
+// str reads a string member, "" when absent or of another type: tokens, key sets and
+// introspection answers come from outside, and json::value would throw on a wrong type.
+std::string str(const json& j, const char* key) {
+  if (!j.is_object()) return "";
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
 constexpr std::string_view allowed_algs[] = {"ES256", "ES384", "ES512", "RS256", "RS384",
                                              "RS512", "PS256", "PS384", "PS512"};
 
 }  // namespace
 
 resource_server::resource_server(resource_server_options o) : o_(std::move(o)) {
-  if (!detail::split_url(o_.resource).ok)
-    throw std::invalid_argument("resource server: resource \"" + o_.resource + "\" is not a URL");
-  if (!detail::split_url(o_.issuer).ok)
-    throw std::invalid_argument("resource server: issuer \"" + o_.issuer + "\" is not a URL");
+  if (!detail::split_url(o_.resource).http())
+    throw std::invalid_argument("resource server: resource \"" + o_.resource +
+                                "\" is not an http(s) URL");
+  if (!detail::split_url(o_.issuer).http())
+    throw std::invalid_argument("resource server: issuer \"" + o_.issuer +
+                                "\" is not an http(s) URL");
   send_ = o_.sender ? o_.sender : http::default_transport();
   jwks_ = o_.jwks;
 }
@@ -117,7 +127,7 @@ result<signing_key> resource_server::key_for(const std::string& kid, const std::
   for (int pass = 0; pass < 2; ++pass) {
     if (jwks_.is_object() && jwks_.contains("keys") && jwks_["keys"].is_array()) {
       for (const auto& k : jwks_["keys"]) {
-        if (!kid.empty() && k.value("kid", "") != kid) continue;
+        if (!kid.empty() && str(k, "kid") != kid) continue;
         if (k.contains("use") && k["use"] != "sig") continue;
         if (auto key = signing_key::from_jwk(k)) {
           key->set_alg(alg);
@@ -132,8 +142,7 @@ result<signing_key> resource_server::key_for(const std::string& kid, const std::
       auto p = detail::split_url(o_.issuer);
       auto meta =
           detail::get_json(send_, p.origin() + "/.well-known/oauth-authorization-server" + p.path);
-      if (meta && meta->status == 200 && meta->body.is_object())
-        uri = meta->body.value("jwks_uri", "");
+      if (meta && meta->status == 200 && meta->body.is_object()) uri = str(meta->body, "jwks_uri");
     }
     if (uri.empty()) break;
     auto r = detail::get_json(send_, uri);
@@ -145,26 +154,29 @@ result<signing_key> resource_server::key_for(const std::string& kid, const std::
 result<resource_server::token_info> resource_server::validate_jwt(const std::string& token) {
   auto jwt = decode_jwt(token);
   if (!jwt) return fail(errc::permission_denied, "the token is malformed");
-  std::string alg = jwt->header.value("alg", "");
+  std::string alg = str(jwt->header, "alg");
   if (std::find(std::begin(allowed_algs), std::end(allowed_algs), alg) == std::end(allowed_algs))
     return fail(errc::permission_denied, "the token's algorithm is not accepted");
-  auto key = key_for(jwt->header.value("kid", ""), alg);
+  if (jwt->header.contains("kid") && !jwt->header["kid"].is_string())
+    return fail(errc::permission_denied, "the token's signing key is unknown");
+  auto key = key_for(str(jwt->header, "kid"), alg);
   if (!key) return fail(errc::permission_denied, "the token's signing key is unknown");
   if (!key->verify(jwt->signing_input, jwt->signature, alg))
     return fail(errc::permission_denied, "the token's signature is invalid");
   const json& c = jwt->claims;
-  if (c.value("iss", "") != o_.issuer)
+  if (str(c, "iss") != o_.issuer)
     return fail(errc::permission_denied, "the token was not issued by " + o_.issuer);
   if (!c.contains("aud") || !audience_matches(c["aud"], o_.resource))
     return fail(errc::permission_denied, "the token is not meant for " + o_.resource);
   long long now = detail::now_seconds();
   if (!c.contains("exp") || !c["exp"].is_number() ||
-      c["exp"].get<long long>() + o_.leeway_seconds < now)
+      c["exp"].get<double>() + static_cast<double>(o_.leeway_seconds) < static_cast<double>(now))
     return fail(errc::permission_denied, "the token has expired");
   if (c.contains("nbf") && c["nbf"].is_number() &&
-      c["nbf"].get<long long>() - o_.leeway_seconds > now)
+      c["nbf"].get<double>() - static_cast<double>(o_.leeway_seconds) > static_cast<double>(now))
     return fail(errc::permission_denied, "the token is not valid yet");
-  return token_info{c.value("sub", ""), c.value("client_id", c.value("azp", "")), scopes_of(c)};
+  std::string client = c.contains("client_id") ? str(c, "client_id") : str(c, "azp");
+  return token_info{str(c, "sub"), client, scopes_of(c)};
 }
 
 result<resource_server::token_info> resource_server::introspect(const std::string& token) {
@@ -179,15 +191,17 @@ result<resource_server::token_info> resource_server::introspect(const std::strin
   if (!r || r->status != 200 || !r->body.is_object())
     return fail(errc::permission_denied, "the token could not be introspected");
   const json& c = r->body;
-  if (!c.value("active", false)) return fail(errc::permission_denied, "the token is not active");
+  if (!c.contains("active") || c["active"] != true)
+    return fail(errc::permission_denied, "the token is not active");
   if (c.contains("iss") && c["iss"] != o_.issuer)
     return fail(errc::permission_denied, "the token was not issued by " + o_.issuer);
   if (c.contains("aud") && !audience_matches(c["aud"], o_.resource))
     return fail(errc::permission_denied, "the token is not meant for " + o_.resource);
   if (c.contains("exp") && c["exp"].is_number() &&
-      c["exp"].get<long long>() + o_.leeway_seconds < detail::now_seconds())
+      c["exp"].get<double>() + static_cast<double>(o_.leeway_seconds) <
+          static_cast<double>(detail::now_seconds()))
     return fail(errc::permission_denied, "the token has expired");
-  return token_info{c.value("sub", ""), c.value("client_id", ""), scopes_of(c)};
+  return token_info{str(c, "sub"), str(c, "client_id"), scopes_of(c)};
 }
 
 result<resource_server::token_info> resource_server::validate(const std::string& token) {
@@ -226,9 +240,8 @@ rs_decision resource_server::check(std::string_view method, std::string_view tar
   std::vector<std::string> need = o_.required_scopes;
   if (method == "POST" && !o_.tool_scopes.empty()) {
     auto m = parse_json(body);
-    if (m && m->is_object() && m->value("method", "") == "tools/call" &&
-        (*m)["params"].is_object()) {
-      auto it = o_.tool_scopes.find((*m)["params"].value("name", ""));
+    if (m && m->is_object() && str(*m, "method") == "tools/call" && (*m)["params"].is_object()) {
+      auto it = o_.tool_scopes.find(str((*m)["params"], "name"));
       if (it != o_.tool_scopes.end()) need.insert(need.end(), it->second.begin(), it->second.end());
     }
   }

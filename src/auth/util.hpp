@@ -26,6 +26,8 @@ struct url_parts {
   std::string scheme, authority, path, query;
   bool ok = false;
   std::string origin() const { return scheme + "://" + authority; }
+  /// http is true for a parsed http:// or https:// URL.
+  bool http() const { return ok && (scheme == "http" || scheme == "https"); }
 };
 url_parts split_url(std::string_view url);
 /// strip_query drops the query and fragment (DPoP htu).

@@ -16,7 +16,8 @@
 namespace tooluse::auth {
 
 std::string base64url_encode(std::string_view bytes);
-/// base64url_decode accepts padded or unpadded input; an error for other characters.
+/// base64url_decode accepts padded or unpadded input, in the base64url alphabet or the standard
+/// one (some servers send it); an error for other characters.
 result<std::string> base64url_decode(std::string_view text);
 /// base64_encode is standard base64 with padding (HTTP Basic credentials).
 std::string base64_encode(std::string_view bytes);
