@@ -70,8 +70,9 @@ class sql_records final : public record_table {
     record r;
     r.id = row[0].value_or("");
     r.owner = row[1].value_or("");
-    r.data = json::parse(row[2].value_or("null"), nullptr, false);
-    if (r.data.is_discarded()) r.data = json();
+    // Stored by this module, but read back through the bounded parser like any other input.
+    auto data = parse_json(row[2].value_or("null"));
+    r.data = data ? std::move(*data) : json();
     r.created_ms = row[3] && !row[3]->empty() ? std::stoll(*row[3]) : 0;
     return r;
   }

@@ -67,8 +67,8 @@ struct inbox {
 json ping(int id) { return {{"jsonrpc", "2.0"}, {"id", id}, {"method", "ping"}}; }
 
 TEST(mcp_connection, memory_pipe_delivers_in_order_and_reports_the_end) {
+  inbox in;  // declared first: it must outlive the connections that call into it
   auto [a, b] = mcp::memory_pipe({.max_line_bytes = 64});
-  inbox in;
   ASSERT_TRUE(b->start(in.handlers()));
   ASSERT_TRUE(a->start({}));
   for (int i = 0; i < 100; ++i) ASSERT_TRUE(a->send(ping(i)));
@@ -89,8 +89,8 @@ TEST(mcp_connection, fd_connection_frames_lines_and_reports_end_of_input) {
   int to_conn[2], from_conn[2];
   ASSERT_EQ(::pipe(to_conn), 0);
   ASSERT_EQ(::pipe(from_conn), 0);
-  auto c = mcp::fd_connection(to_conn[0], from_conn[1], {.max_line_bytes = 1024}, "test pipe");
   inbox in;
+  auto c = mcp::fd_connection(to_conn[0], from_conn[1], {.max_line_bytes = 1024}, "test pipe");
   ASSERT_TRUE(c->start(in.handlers()));
   std::string input = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\r\n\n{\"jsonrpc\":\"2.0\",\"id\":2,";
   ASSERT_EQ(::write(to_conn[1], input.data(), input.size()), static_cast<ssize_t>(input.size()));
@@ -113,8 +113,8 @@ TEST(mcp_connection, fd_connection_frames_lines_and_reports_end_of_input) {
 }
 
 TEST(mcp_connection, close_stops_delivery_without_on_closed) {
-  auto [a, b] = mcp::memory_pipe();
   inbox in;
+  auto [a, b] = mcp::memory_pipe();
   ASSERT_TRUE(b->start(in.handlers()));
   b->close();
   b->close();  // idempotent
@@ -127,10 +127,10 @@ TEST(mcp_connection, close_stops_delivery_without_on_closed) {
 
 TEST(mcp_connection, serve_answers_over_a_memory_pipe_and_returns_at_the_end) {
   mcp::server srv({.name = "conn-test", .version = "1"});
+  inbox in;
   auto [client, server_end] = mcp::memory_pipe();
   tooluse::status served;
   std::thread t([&, end = server_end.get()] { served = mcp::serve(srv, *end); });
-  inbox in;
   ASSERT_TRUE(client->start(in.handlers()));
   ASSERT_TRUE(mcp::memory_send_text(*client, "{not json"));
   ASSERT_TRUE(client->send(ping(7)));
@@ -146,11 +146,11 @@ TEST(mcp_connection, serve_answers_over_a_memory_pipe_and_returns_at_the_end) {
 
 TEST(mcp_connection, memory_transport_makes_independent_served_connections) {
   mcp::server srv({.name = "conn-test", .version = "1"});
+  inbox in1, in2;  // outlive the connections, whose reader threads may report the end late
   mcp::memory_transport transport(srv);
   auto c1 = transport.connect();
   auto c2 = transport.connect();
   ASSERT_TRUE(c1 && c2);
-  inbox in1, in2;
   ASSERT_TRUE((*c1)->start(in1.handlers()));
   ASSERT_TRUE((*c2)->start(in2.handlers()));
   ASSERT_TRUE((*c1)->send(ping(1)));
