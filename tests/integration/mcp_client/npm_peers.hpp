@@ -64,21 +64,19 @@ inline int free_port() {
   return ntohs(a.sin_port);
 }
 
-/// http_peer runs server-everything's Streamable HTTP mode and waits until it listens.
-class http_peer {
+/// listening_child runs a server process (through the stdio child transport, which owns its
+/// lifetime and stderr) on `port`; start() waits until a line of its log contains `ready_marker`.
+class listening_child {
  public:
-  explicit http_peer(const std::string& name) : port_(free_port()) {
-    auto log = [this](std::string_view line) {
+  listening_child(int port, mcp::stdio_server_options options, std::string ready_marker)
+      : port_(port), marker_(std::move(ready_marker)) {
+    options.on_log = [this](std::string_view line) {
       std::lock_guard lock(mutex_);
-      if (line.find("listening on port") != std::string_view::npos) ready_ = true;
+      if (line.find(marker_) != std::string_view::npos) ready_ = true;
       cv_.notify_all();
     };
-    process_ = std::make_unique<mcp::stdio_client_transport>(mcp::stdio_server_options{
-        .command = {node_binary().string(), server_script(name).string(), "streamableHttp"},
-        .env = {{"PORT", std::to_string(port_)}},
-        .name = name + "-http",
-        .on_log = log,
-        .shutdown_grace = std::chrono::milliseconds(500)});
+    options.shutdown_grace = std::chrono::milliseconds(500);
+    process_ = std::make_unique<mcp::stdio_client_transport>(std::move(options));
   }
   bool start() {
     if (!process_->start({.on_message = [](json) {}, .on_closed = [](const error&) {}}))
@@ -90,10 +88,22 @@ class http_peer {
 
  private:
   int port_;
+  std::string marker_;
   std::mutex mutex_;
   std::condition_variable cv_;
   bool ready_ = false;
   std::unique_ptr<mcp::stdio_client_transport> process_;
+};
+
+/// http_peer runs server-everything's Streamable HTTP mode and waits until it listens.
+class http_peer : public listening_child {
+ public:
+  explicit http_peer(const std::string& name, int port = free_port())
+      : listening_child(port,
+                        {.command = {node_binary().string(), server_script(name).string(), "streamableHttp"},
+                         .env = {{"PORT", std::to_string(port)}},
+                         .name = name + "-http"},
+                        "listening on port") {}
 };
 
 }  // namespace tooluse::testing

@@ -82,37 +82,20 @@ inline std::vector<std::string> task_server_command(std::vector<std::string> mod
 /// task_server_http runs the task server over Streamable HTTP; start() waits until it listens.
 /// Destroying it ends the process without a clean shutdown (SIGTERM, which the server does not
 /// handle), as a crash would: tasks it ran stay `working` in a durable store.
-class task_server_http {
+class task_server_http : public listening_child {
  public:
-  explicit task_server_http(const std::string& events, std::vector<std::string> extra = {})
-      : port_(free_port()) {
-    auto log = [this](std::string_view line) {
-      std::lock_guard lock(mutex_);
-      if (line.find("listening on") != std::string_view::npos) ready_ = true;
-      cv_.notify_all();
-    };
-    auto cmd = task_server_command({"--http", std::to_string(port_)}, events);
-    cmd.insert(cmd.end(), extra.begin(), extra.end());
-    process_ = std::make_unique<mcp::stdio_client_transport>(mcp::stdio_server_options{
-        .command = cmd,
-        .name = "task-server-http",
-        .on_log = log,
-        .shutdown_grace = std::chrono::milliseconds(500)});
-  }
-  bool start() {
-    if (!process_->start({.on_message = [](json) {}, .on_closed = [](const error&) {}}))
-      return false;
-    std::unique_lock lock(mutex_);
-    return cv_.wait_for(lock, std::chrono::seconds(30), [&] { return ready_; });
-  }
-  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/mcp"; }
+  explicit task_server_http(const std::string& events, std::vector<std::string> extra = {},
+                            int port = free_port())
+      : listening_child(port, {.command = command(events, std::move(extra), port), .name = "task-server-http"},
+                        "listening on") {}
 
  private:
-  int port_;
-  std::mutex mutex_;
-  std::condition_variable cv_;
-  bool ready_ = false;
-  std::unique_ptr<mcp::stdio_client_transport> process_;
+  static std::vector<std::string> command(const std::string& events, std::vector<std::string> extra,
+                                          int port) {
+    auto cmd = task_server_command({"--http", std::to_string(port)}, events);
+    cmd.insert(cmd.end(), extra.begin(), extra.end());
+    return cmd;
+  }
 };
 
 }  // namespace tooluse::testing
