@@ -6,8 +6,12 @@
 namespace tooluse::schema::detail {
 namespace {
 
+// plural writes "1 item", "2 items", "2 properties".
 std::string plural(std::uint64_t n, std::string_view word) {
-  return std::to_string(n) + " " + std::string(word) + (n == 1 ? "" : "s");
+  std::string out = std::to_string(n) + " " + std::string(word);
+  if (n == 1) return out;
+  if (word.ends_with('y')) return out.substr(0, out.size() - 1) + "ies";
+  return out + "s";
 }
 
 // RAII push of one instance path segment.
