@@ -1,5 +1,7 @@
 #include "textcall/calls.hpp"
 
+#include <cmath>
+
 namespace tooluse::textcall::detail {
 namespace {
 
@@ -56,8 +58,10 @@ json convert_string(const std::string& text, const std::string& type) {
   if (type == "integer" || type == "number") {
     if (whole && scan.value.is_number()) {
       if (type == "integer" && scan.value.is_number_float()) {
+        // Only a double within long long's range may be converted (beyond it the cast is UB).
         double d = scan.value.get<double>();
-        if (d == static_cast<double>(static_cast<long long>(d))) return static_cast<long long>(d);
+        if (d >= -9223372036854775808.0 && d < 9223372036854775808.0 && d == std::trunc(d))
+          return static_cast<long long>(d);
       }
       return scan.value;
     }
