@@ -31,6 +31,14 @@ bool has_word(const std::string& text, const std::vector<std::string>& words) {
   return false;
 }
 
+// string_field reads j[key] when it is a string; "" otherwise (lint reads any definition,
+// including ones with mistyped fields, and must report rather than throw).
+std::string string_field(const json& j, const char* key) {
+  if (!j.is_object()) return {};
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
 std::set<std::string> content_words(const std::string& text) {
   static const std::set<std::string> stop = {
       "the",  "a",     "an", "and",  "or",   "of",  "to",   "in",      "for",    "on",
@@ -91,7 +99,7 @@ const std::vector<std::string>& unit_words() {
 void check_parameter(const tool& t, const std::string& name, const json& p,
                      std::vector<lint_finding>& out) {
   if (!p.is_object()) return;
-  std::string desc = p.value("description", "");
+  std::string desc = string_field(p, "description");
   std::string type =
       p.contains("type") && p["type"].is_string() ? p["type"].get<std::string>() : "";
   if (desc.empty() && !p.contains("enum") && !p.contains("$ref"))
@@ -145,7 +153,7 @@ void check_provider_limits(const tool& t, std::vector<lint_finding>& out) {
                        "\" is rejected by OpenAI and Anthropic (allowed: letters, digits, _ and -, "
                        "at most 64); rename it"});
   const json& s = t.input_schema;
-  if (s.value("type", "") != "object")
+  if (string_field(s, "type") != "object")
     out.push_back({sev::error, t.name, "", "provider-schema-root",
                    "input schema's root is not {\"type\": \"object\"}; OpenAI, Anthropic and "
                    "Gemini reject it"});
@@ -189,9 +197,10 @@ std::vector<lint_finding> lint_tools(const std::vector<tool>& tools) {
                      "is defined twice; providers reject duplicate names"});
     check_description(t, out);
     check_provider_limits(t, out);
-    const json& props = t.input_schema.value("properties", json::object());
-    if (props.is_object())
-      for (const auto& [k, v] : props.items()) check_parameter(t, k, v, out);
+    auto props = t.input_schema.is_object() ? t.input_schema.find("properties")
+                                            : t.input_schema.end();
+    if (props != t.input_schema.end() && props->is_object())
+      for (const auto& [k, v] : props->items()) check_parameter(t, k, v, out);
   }
   // Overlap: descriptions sharing most of their content words.
   for (size_t i = 0; i < tools.size(); ++i)
