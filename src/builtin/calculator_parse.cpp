@@ -2,6 +2,9 @@
 // There is no eval and no name lookup beyond the fixed tables in calculator_functions.cpp.
 #include <cctype>
 #include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <string>
 
 #include "calculator_impl.hpp"
 
@@ -168,9 +171,13 @@ class parser {
     if (!is_float) return integer_literal(text, start + 1);
     double d = 0;
     auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), d);
-    if (ec == std::errc::result_out_of_range)
+    if (ec == std::errc::result_out_of_range) {
+      // Too small for a float (1e-400) is zero, as in Python; only too large is an error.
+      double nearest = std::strtod(std::string(text).c_str(), nullptr);
+      if (std::fabs(nearest) < 1) return make_real(nearest);
       return math_error("overflow" + at(start + 1) + ": " + std::string(text) +
                         " is out of the range of a float");
+    }
     if (ec != std::errc() || end != text.data() + text.size())
       return syntax("syntax error" + at(start + 1) + ": bad number \"" + std::string(text) + "\"");
     return make_real(d);

@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <optional>
+#include <utility>
 
 #include "builtin/time_zones.hpp"
 #include "builtin/tool_util.hpp"
@@ -121,6 +123,7 @@ result<parsed_time> parse_datetime(std::string_view s) {
       if (!num(2, oh)) return bad();
       if (p < s.size() && s[p] == ':') ++p;
       if (p < s.size() && !num(2, om)) return bad();
+      if (oh > 23 || om > 59) return bad();
       out.offset = sign * (oh * 3600 + om * 60);
     }
   }
@@ -237,7 +240,27 @@ tool_result op_difference(datetime_state& s, const datetime_args& args) {
   return detail::text_and_data(text, out);
 }
 
+// add_span_error refuses durations beyond 10000 years, in any one unit or in total: a model
+// may send any integer, and larger ones would overflow the date arithmetic.
+std::optional<std::string> add_span_error(const datetime_args& a) {
+  constexpr long double year_seconds = 365.2425L * 86400, limit = 10000 * year_seconds;
+  const std::pair<const char*, long double> parts[] = {
+      {"years", a.years * year_seconds},           {"months", a.months * year_seconds / 12},
+      {"weeks", a.weeks * 604800.0L},              {"days", a.days * 86400.0L},
+      {"hours", a.hours * 3600.0L},                {"minutes", a.minutes * 60.0L},
+      {"seconds", static_cast<long double>(a.seconds)}};
+  long double total = 0;
+  for (const auto& [name, span] : parts) {
+    if (span > limit || span < -limit)
+      return std::string("\"") + name + "\" is too large: a duration may span at most 10000 years";
+    total += span;
+  }
+  if (total > limit || total < -limit) return "the duration spans more than 10000 years";
+  return std::nullopt;
+}
+
 tool_result op_add(datetime_state& s, const datetime_args& args) {
+  if (auto e = add_span_error(args)) return tool_result::error(*e);
   auto tz = s.zone(args.timezone);
   if (!tz) return detail::error_result(tz.error());
   auto t = instant(s, args.datetime, **tz);

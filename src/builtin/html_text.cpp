@@ -88,7 +88,9 @@ void render(const GumboNode* node, writer& w, const GumboNode* skip) {
   if (const char* hidden = attr(node, "hidden"); hidden) return;
   if (const char* aria = attr(node, "aria-hidden"); aria && std::strcmp(aria, "true") == 0) return;
   bool is_block = block(tag);
-  if (is_block) w.newline(tag == GUMBO_TAG_LI || tag == GUMBO_TAG_TR || tag == GUMBO_TAG_BR ? 1 : 2);
+  // A list item, a table row and a line break end a line; other blocks a paragraph.
+  const int breaks = tag == GUMBO_TAG_LI || tag == GUMBO_TAG_TR || tag == GUMBO_TAG_BR ? 1 : 2;
+  if (is_block) w.newline(breaks);
   if (tag >= GUMBO_TAG_H1 && tag <= GUMBO_TAG_H6) w.out += std::string(static_cast<std::size_t>(tag - GUMBO_TAG_H1 + 1), '#') + " ";
   if (tag == GUMBO_TAG_LI) w.out += "- ";
   if (tag == GUMBO_TAG_TD || tag == GUMBO_TAG_TH) w.text(" | ");
@@ -100,7 +102,7 @@ void render(const GumboNode* node, writer& w, const GumboNode* skip) {
   if (tag == GUMBO_TAG_PRE) w.in_pre = true;
   render_children(node, w, skip);
   w.in_pre = was_pre;
-  if (is_block) w.newline(tag == GUMBO_TAG_LI || tag == GUMBO_TAG_TR ? 1 : 2);
+  if (is_block) w.newline(breaks);
 }
 
 const GumboNode* find_tag(const GumboNode* node, GumboTag want) {
