@@ -110,7 +110,11 @@ tool_result tool_offer::run_search(const tool_call& c) {
       loaded_.push_back(h.name);
     auto entry = tools_.find(h.name);
     std::string description = entry ? entry->definition.description : "";
-    if (description.size() > 200) description = description.substr(0, 200) + "...";
+    if (description.size() > 200) {
+      std::size_t cut = 200;  // not inside a UTF-8 sequence: the text goes to a model as JSON
+      while (cut > 0 && (static_cast<unsigned char>(description[cut]) & 0xC0) == 0x80) --cut;
+      description = description.substr(0, cut) + "...";
+    }
     text += "- " + h.name + ": " + description + "\n";
   }
   return tool_result::text(text);
