@@ -86,6 +86,7 @@ void gemini_walker::convert_enum(const json& s, json& out) {
     else all_strings = false;
   }
   if (all_strings) {
+    if (strings.empty()) return;  // only null: nullable says it all (an empty enum admits nothing)
     out["enum"] = std::move(strings);
     if (!out.contains("type")) out["type"] = "string";
     return;
