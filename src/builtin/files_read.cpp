@@ -250,7 +250,11 @@ void search_file(const files_state& s, const search_spec& spec, const fs::path& 
   while (std::getline(in, line) && matches.size() < spec.max_results) {
     ++n;
     if (!RE2::PartialMatch(line, *spec.content)) continue;
-    if (line.size() > 300) line = line.substr(0, 300) + "...";
+    if (line.size() > 300) {
+      std::size_t cut = 300;  // never inside a UTF-8 sequence: the line goes to a model as JSON
+      while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80) --cut;
+      line = line.substr(0, cut) + "...";
+    }
     matches.push_back({{"path", rel}, {"line", n}, {"text", line}});
     text += rel + ":" + std::to_string(n) + ": " + line + "\n";
   }

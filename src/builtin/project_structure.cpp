@@ -98,11 +98,17 @@ void walk(walk_state& w, const fs::path& dir, int depth, const std::string& inde
     if (ad != bd) return ad;
     return a.path().filename() < b.path().filename();
   });
-  for (std::size_t i = 0; i < entries.size(); ++i) {
-    const auto& entry = entries[i];
+  // Excluded and ignored entries are dropped first, so that the last entry shown gets "└──".
+  struct shown {
+    const fs::directory_entry* entry;
+    bool link;
+    bool is_dir;
+  };
+  std::vector<shown> visible;
+  for (const auto& entry : entries) {
     if (++w.scanned > w.scan_limit) {
       w.truncated = true;
-      return;
+      break;
     }
     std::string name = entry.path().filename().string();
     bool link = entry.is_symlink(ec);
@@ -111,6 +117,13 @@ void walk(walk_state& w, const fs::path& dir, int depth, const std::string& inde
       if (depth == 0) w.skipped.push_back(name + (is_dir ? "/" : ""));
       continue;
     }
+    visible.push_back({&entry, link, is_dir});
+  }
+  for (std::size_t i = 0; i < visible.size(); ++i) {
+    const auto& entry = *visible[i].entry;
+    const bool link = visible[i].link, is_dir = visible[i].is_dir;
+    const bool last = i + 1 == visible.size();
+    std::string name = entry.path().filename().string();
     std::uintmax_t size = (!link && !is_dir) ? entry.file_size(ec) : 0;
     if (is_dir)
       ++w.dirs;
@@ -124,7 +137,6 @@ void walk(walk_state& w, const fs::path& dir, int depth, const std::string& inde
     if (!print) w.truncated = true;
     if (print) {
       ++w.printed;
-      bool last = i + 1 == entries.size();
       w.tree += indent + (last ? "└── " : "├── ") + name + (is_dir ? "/" : "");
       if (link)
         w.tree += " -> " + fs::read_symlink(entry.path(), ec).string();
@@ -132,10 +144,7 @@ void walk(walk_state& w, const fs::path& dir, int depth, const std::string& inde
         w.tree += " (" + human_size(size) + ")";
       w.tree += "\n";
     }
-    if (is_dir) {
-      walk(w, entry.path(), depth + 1, indent + (i + 1 == entries.size() ? "    " : "│   "), rules,
-           root);
-    }
+    if (is_dir) walk(w, entry.path(), depth + 1, indent + (last ? "    " : "│   "), rules, root);
   }
 }
 
