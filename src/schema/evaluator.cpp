@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <optional>
 
 namespace tooluse::schema::detail {
 namespace {
@@ -312,7 +313,9 @@ bool evaluator::eval_alternatives(const node& n, const std::vector<const node*>&
 
 // When no alternative matches: if each failed at the value itself (wrong type, enum, const),
 // one merged message says what would have been accepted; otherwise the errors of the
-// alternative that got furthest (deepest path, then fewest errors) are the useful ones.
+// alternative that got furthest (deepest path, then fewest errors) among those that accepted
+// the value's kind are the useful ones ("expected at least 5 characters", not "expected string
+// or integer, got string").
 void evaluator::report_alternatives(std::string_view keyword,
                                     const std::vector<const node*>& branches, const json& inst,
                                     std::vector<std::vector<validation_error>>& failed) {
@@ -322,14 +325,25 @@ void evaluator::report_alternatives(std::string_view keyword,
     for (const auto& e : errs) d = std::max(d, e.path.size());
     return d;
   };
-  std::size_t best = 0;
-  for (std::size_t i = 1; i < failed.size(); ++i) {
-    std::size_t di = depth_of(failed[i]), db = depth_of(failed[best]);
-    if (di > db || (di == db && failed[i].size() < failed[best].size())) best = i;
+  auto at_value = [&](const std::vector<validation_error>& errs) {
+    return std::all_of(errs.begin(), errs.end(), [&](const validation_error& e) {
+      return e.path.size() <= here.size() &&
+             (e.keyword == "type" || e.keyword == "enum" || e.keyword == "const" ||
+              e.keyword == "false" || e.keyword == "anyOf" || e.keyword == "oneOf");
+    });
+  };
+  std::optional<std::size_t> best;
+  for (std::size_t i = 0; i < failed.size(); ++i) {
+    if (at_value(failed[i])) continue;
+    if (!best) {
+      best = i;
+      continue;
+    }
+    std::size_t di = depth_of(failed[i]), db = depth_of(failed[*best]);
+    if (di > db || (di == db && failed[i].size() < failed[*best].size())) best = i;
   }
-  bool shallow = failed.empty() || depth_of(failed[best]) <= here.size();
-  if (!shallow) {
-    for (auto& e : failed[best])
+  if (best) {
+    for (auto& e : failed[*best])
       if (!max_errors || errors->size() < max_errors) errors->push_back(std::move(e));
     return;
   }

@@ -83,7 +83,10 @@ const json& resolve_if_ref(const json& schema, const json& root) {
   return target ? *target : schema;
 }
 
-bool accepts_null(const json& schema, const json& root) {
+bool accepts_null(const json& schema, const json& root, int depth) {
+  // A $ref cycle through anyOf/oneOf (a schema from a peer may have one) must not recurse
+  // forever: past this depth the answer is "not certainly".
+  if (depth > 64) return false;
   if (schema.is_boolean()) return schema.get<bool>();
   if (!schema.is_object()) return false;
   const json& s = resolve_if_ref(schema, root);
@@ -97,7 +100,7 @@ bool accepts_null(const json& schema, const json& root) {
     if (!s.contains(key) || !s[key].is_array()) continue;
     const json& branches = s[key];
     if (std::none_of(branches.begin(), branches.end(),
-                     [&](const json& b) { return accepts_null(b, root); }))
+                     [&](const json& b) { return accepts_null(b, root, depth + 1); }))
       return false;
   }
   if (s.contains("type")) return has_type(s, "null");

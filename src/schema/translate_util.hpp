@@ -20,7 +20,7 @@ const json* resolve_local_ref(const json& root, std::string_view ref);
 /// accepts_null tells whether `schema` certainly admits null (type, enum, const or an anyOf/oneOf
 /// branch says so, or the schema has no type constraint at all). $ref targets are resolved
 /// against `root`, one level.
-bool accepts_null(const json& schema, const json& root);
+bool accepts_null(const json& schema, const json& root, int depth = 0);
 
 /// has_type tells whether `schema`'s "type" (string or array) includes `type`.
 bool has_type(const json& schema, std::string_view type);
