@@ -114,6 +114,9 @@ step scan_python_tag(std::string_view text, const scan_env& env) {
     }
     end = r.end;
     p = skip_space(text, r.end);
+    // Another call may follow after a ';' that has not arrived yet: wait, so that streamed
+    // text parses as the whole text does.
+    if (p >= text.size() && !env.eof) return incomplete();
     if (p < text.size() && text[p] == ';') p = skip_space(text, p + 1);
     else break;
   }
