@@ -123,7 +123,13 @@ result<int> path_guard::open(const fs::path& resolved, open_mode mode) const {
   if (mode == open_mode::write_new) flags |= O_WRONLY | O_CREAT | O_EXCL;
   // No O_TRUNC: the caller checks the hard-link count first, then ftruncate()s.
   if (mode == open_mode::write_replace) flags |= O_WRONLY | O_CREAT;
-  std::string rel = fs::relative(resolved, root_).string();
+  // Lexically: fs::relative would canonicalize `resolved` and so follow a symlink swapped in
+  // after resolve() (inside the root, or, without openat2, through ".." out of it).
+  const fs::path rel_path = resolved.lexically_relative(root_);
+  if (rel_path.empty() || *rel_path.begin() == "..")
+    return fail(errc::permission_denied,
+                "path \"" + resolved.string() + "\" is refused: it is not inside the root folder");
+  const std::string rel = rel_path.string();
   int root_fd = ::open(root_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (root_fd < 0) return fail(errc::io_error, "root folder: " + std::string(std::strerror(errno)));
   open_how how{};
