@@ -64,11 +64,14 @@ result<json> request_context::request_client(std::string method, json params,
   json req = {{"jsonrpc", "2.0"}, {"id", id}, {"method", method}};
   if (!params.is_null()) req["params"] = std::move(params);
   emit_(req);
-  std::unique_lock lock(pending->mu);
+  // The callback takes pending->mu, so it is registered before the lock is held: a stop
+  // requested already runs it here at once (with the lock held, that deadlocked), and its
+  // destructor, which waits for a callback running on another thread, runs after the unlock.
   std::stop_callback wake(stop_, [&] {
     std::lock_guard l(pending->mu);
     pending->cv.notify_all();
   });
+  std::unique_lock lock(pending->mu);
   bool done = pending->cv.wait_for(lock, timeout, [&] { return pending->done || stop_.stop_requested(); });
   if (!pending->done) {
     {

@@ -313,11 +313,13 @@ void http_server::impl::get(const conn_ptr& c, http_request& req) {
       };
   }
   if (standalone) {
-    stream->prime(options.sse_retry);
     std::lock_guard lock(hs->s->mu);
     hs->s->outbound = [stream](const json& j) { stream->send(j); };
   }
   stream->attach(writer, after);
+  // Prime once a writer is attached: the priming event is not kept for replay, so one sent
+  // before attach() was written nowhere and the client never got it.
+  if (standalone) stream->prime(options.sse_retry);
   if (ended) return c->end_stream();
   c->keep_alive_comments(std::chrono::duration_cast<std::chrono::milliseconds>(options.keepalive));
 }

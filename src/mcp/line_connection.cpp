@@ -37,9 +37,18 @@ void deliver_overflow(const connection_handlers& h, std::string_view head, std::
 
 namespace {
 
-void join_or_detach(std::thread& t) {
+// join_reader waits for the reading thread, unless called on it (close() from a handler):
+// the thread then stays joinable and the destructor joins it (reap_reader), so a connection
+// closed from its handler and destroyed right after never outlives its reader.
+void join_reader(std::thread& t) {
+  if (t.joinable() && t.get_id() != std::this_thread::get_id()) t.join();
+}
+
+// reap_reader is for destructors: join, or detach when the reader itself destroys the
+// connection (a handler that owns it).
+void reap_reader(std::thread& t) {
   if (!t.joinable()) return;
-  if (t.get_id() == std::this_thread::get_id()) t.detach();  // close() from a handler
+  if (t.get_id() == std::this_thread::get_id()) t.detach();
   else t.join();
 }
 
@@ -50,6 +59,7 @@ class fd_conn : public connection {
       : in_(in), out_(out), limits_(limits), name_(std::move(name)) {}
   ~fd_conn() override {
     close();
+    reap_reader(reader_);
     if (wake_ >= 0) ::close(wake_);
   }
 
@@ -88,7 +98,7 @@ class fd_conn : public connection {
     }
     std::uint64_t one = 1;
     [[maybe_unused]] auto n = ::write(wake_, &one, sizeof one);
-    join_or_detach(reader_);
+    join_reader(reader_);
   }
 
   std::string describe() const override { return name_; }
@@ -152,6 +162,7 @@ memory_end::memory_end(std::shared_ptr<memory_channel> in, std::shared_ptr<memor
 memory_end::~memory_end() {
   close();
   shutdown_send();
+  reap_reader(reader_);
 }
 
 status memory_end::start(connection_handlers handlers) {
@@ -201,7 +212,7 @@ void memory_end::close() {
     in_->cv.notify_all();
   }
   shutdown_send();  // the peer sees the end
-  join_or_detach(reader_);
+  join_reader(reader_);
 }
 
 void memory_end::read_loop() {

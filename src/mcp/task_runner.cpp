@@ -388,11 +388,15 @@ method_outcome task_runner::result(request_context& ctx) {
 method_outcome task_runner::list(request_context& ctx) {
   auto all = options_.store->list(session_key(ctx.session_ptr()));
   std::size_t offset = 0;
-  if (auto it = ctx.params().find("cursor"); it != ctx.params().end() && it->is_string()) {
+  if (auto it = ctx.params().find("cursor"); it != ctx.params().end() && !it->is_null()) {
+    // Only a cursor this server sent: all digits, within the list (as the other lists check).
+    const std::string cur = it->is_string() ? it->get<std::string>() : "";
     try {
-      offset = std::stoul(it->get<std::string>());
+      std::size_t used = 0;
+      offset = std::stoul(cur, &used);
+      if (used != cur.size() || offset > all.size()) throw std::invalid_argument("cursor");
     } catch (const std::exception&) {
-      return err(ec::invalid_params, "Invalid params: unknown cursor");
+      return err(ec::invalid_params, "Invalid params: unknown cursor \"" + cur + "\"");
     }
   }
   const std::size_t n = std::max<std::size_t>(1, srv_.options().page_size);

@@ -148,11 +148,21 @@ span::span(span&& o) noexcept
 
 span& span::operator=(span&& o) noexcept {
   if (this != &o) {
+    // `s = start_span(...)` ends s after the new span began under it: the new span must then
+    // stay current, and restore what s found rather than s's ended context.
+    const span_context mine = context();
+    const span_context found = previous_;
+    const bool had_restore = restore_;
+    const span_context now = current_context;
     end();
     data_ = std::move(o.data_);
     previous_ = std::move(o.previous_);
     restore_ = o.restore_;
     o.restore_ = false;
+    if (had_restore && restore_ && mine.valid() && previous_.span_id == mine.span_id) {
+      previous_ = found;
+      current_context = now;
+    }
   }
   return *this;
 }
