@@ -33,8 +33,12 @@ void add_client_flags(CLI::App& cmd, client_flags& f) {
                  "Run this stdio server, e.g. 'npx -y @modelcontextprotocol/server-memory'");
   cmd.add_option("--url", f.url,
                  "Connect to this Streamable HTTP endpoint, e.g. http://127.0.0.1:3000/mcp");
-  cmd.add_option("--header", f.headers, "HTTP header 'Name: value' (repeatable)");
-  cmd.add_option("--env", f.env, "NAME=value for the stdio server's environment (repeatable)");
+  // One value per occurrence: a repeatable option must not swallow the tool name and arguments
+  // that follow it (`--header 'Authorization: Bearer X' echo text=hi`).
+  cmd.add_option("--header", f.headers, "HTTP header 'Name: value' (repeatable)")
+      ->allow_extra_args(false);
+  cmd.add_option("--env", f.env, "NAME=value for the stdio server's environment (repeatable)")
+      ->allow_extra_args(false);
   cmd.add_option("--cwd", f.cwd, "Working folder of the stdio server");
   cmd.add_option("--protocol", f.protocol, "Protocol revision: auto, 2026-07-28, 2025-11-25, ...")
       ->capture_default_str();

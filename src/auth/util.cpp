@@ -66,7 +66,10 @@ form query_params(std::string_view url) {
   }
   if (auto h = query.find('#'); h != std::string_view::npos) query = query.substr(0, h);
   form out;
-  auto params = urls::parse_query(query);
+  // Parse a copy: Boost.URL's parse_query on a view into a whole URL reads the last value on
+  // past the view's end, up to the fragment ("iss=x#frag" gave "x#frag").
+  const std::string owned(query);
+  auto params = urls::parse_query(owned);
   if (!params) return out;
   for (auto p : *params) {
     if (p.key.empty() && !p.has_value) continue;
