@@ -42,8 +42,13 @@ response invalid(std::optional<message_id> id, std::string why) {
   return response::failure(std::move(id), error_code::invalid_request, "Invalid Request: " + why);
 }
 
-// parse_one classifies one object; the result is a message or an error response.
-std::variant<message, response> parse_one(const json& j) {
+// take moves `v` out of a document parse() owns, or copies it (`own` false: the caller's, only
+// read).
+json take(json& v, bool own) { return own ? json(std::move(v)) : json(v); }
+
+// parse_one classifies one object; the result is a message or an error response. Params and
+// results are moved out of `j` when `own`, copied otherwise.
+std::variant<message, response> parse_one(json& j, bool own) {
   if (!j.is_object()) return invalid(std::nullopt, "a message must be a JSON object");
   std::optional<message_id> id;
   auto id_it = j.find("id");
@@ -61,7 +66,7 @@ std::variant<message, response> parse_one(const json& j) {
     json params = nullptr;
     if (auto p = j.find("params"); p != j.end()) {
       if (!p->is_object() && !p->is_array()) return invalid(id, "\"params\" must be an object or array");
-      params = *p;
+      params = take(*p, own);
     }
     if (id_it != j.end() && id_it->is_null()) return invalid(std::nullopt, "\"id\" must not be null");
     if (has_id) return message(request{*id, m->get<std::string>(), std::move(params)});
@@ -73,7 +78,7 @@ std::variant<message, response> parse_one(const json& j) {
     return invalid(id, "a message needs \"method\", or exactly one of \"result\" and \"error\"");
   if (r != j.end()) {
     if (!has_id) return invalid(std::nullopt, "a result response needs an id");
-    return message(response::success(*id, *r));
+    return message(response::success(*id, take(*r, own)));
   }
   if (!e->is_object() || !e->contains("code") || !(*e)["code"].is_number_integer() ||
       (*e)["code"].get<std::int64_t>() < INT32_MIN || (*e)["code"].get<std::int64_t>() > INT32_MAX)
@@ -86,8 +91,8 @@ std::variant<message, response> parse_one(const json& j) {
   return message(response{id, nullptr, std::move(err)});
 }
 
-void add_one(parsed& out, const json& j) {
-  auto one = parse_one(j);
+void add_one(parsed& out, json& j, bool own) {
+  auto one = parse_one(j, own);
   if (auto* msg = std::get_if<message>(&one)) {
     out.messages.push_back(std::move(*msg));
   } else {
@@ -95,12 +100,10 @@ void add_one(parsed& out, const json& j) {
   }
 }
 
-}  // namespace
-
-parsed parse_value(const json& value, const parse_options& options) {
+parsed parse_document(json& value, bool own, const parse_options& options) {
   parsed out;
   if (!value.is_array()) {
-    add_one(out, value);
+    add_one(out, value, own);
     return out;
   }
   out.batch = true;
@@ -120,8 +123,14 @@ parsed parse_value(const json& value, const parse_options& options) {
                                                    .message));
     return out;
   }
-  for (const auto& item : value) add_one(out, item);
+  for (auto& item : value) add_one(out, item, own);
   return out;
+}
+
+}  // namespace
+
+parsed parse_value(const json& value, const parse_options& options) {
+  return parse_document(const_cast<json&>(value), /*own=*/false, options);  // only read
 }
 
 parsed parse(std::string_view text, const parse_options& options) {
@@ -135,7 +144,7 @@ parsed parse(std::string_view text, const parse_options& options) {
       out.errors.push_back(response::failure(std::nullopt, error_code::parse_error, "Parse error"));
     return out;
   }
-  return parse_value(*value, options);
+  return parse_document(*value, /*own=*/true, options);
 }
 
 json to_json(const request& m) {

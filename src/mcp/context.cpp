@@ -201,7 +201,13 @@ bool server::handle_message(const std::shared_ptr<session>& s, const jsonrpc::me
     s->running.erase(key);
   }
   if (!resp) return false;
-  emit(jsonrpc::to_json(*resp), true);
+  if (resp->error || resp->result.is_null() || !resp->id) {
+    emit(jsonrpc::to_json(*resp), true);
+  } else {  // to_json without copying the result
+    json j = {{"jsonrpc", "2.0"}, {"id", jsonrpc::id_to_json(*resp->id)}};
+    j["result"] = std::move(resp->result);
+    emit(j, true);
+  }
   return true;
 }
 

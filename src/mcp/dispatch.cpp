@@ -197,13 +197,15 @@ method_result do_tasks_list(const call& c) {
 
 method_result do_tools_call(const call& c) {
   const json& p = c.ctx.params();
-  if (!p.contains("name") || !p["name"].is_string())
+  auto name_it = p.find("name");
+  if (name_it == p.end() || !name_it->is_string())
     return err(ec::invalid_params, "Invalid params: tools/call needs a string \"name\"");
-  std::string name = p["name"].get<std::string>();
+  const std::string& name = name_it->get_ref<const std::string&>();
   auto t = c.d.find_tool(name);
   if (!t) return err(ec::invalid_params, "Unknown tool: " + name);
-  json args =
-      p.contains("arguments") && !p["arguments"].is_null() ? p["arguments"] : json::object();
+  static const json no_arguments = json::object();
+  auto args_it = p.find("arguments");
+  const json& args = args_it != p.end() && !args_it->is_null() ? *args_it : no_arguments;
   if (!args.is_object())
     return err(ec::invalid_params, "Invalid params: \"arguments\" must be an object");
   if (c.d.options.validate_arguments && t->validator && !t->validated_by_executor) {
@@ -427,17 +429,19 @@ std::optional<jsonrpc::response> dispatch(server& srv, server::impl& d,
   request_context ctx(srv, s, r, emit, stop);
   // MCP semantic conventions: a SERVER span per request, parented by the client's
   // _meta.traceparent when it sent one; tool executions inside it are its children.
+  // Without an exporter the span records nothing: its name and parent are not worked out.
   std::optional<telemetry::span_context> parent;
   std::string target;
-  if (r.params.is_object()) {
-    const json& meta = r.params.value("_meta", json::object());
-    if (meta.is_object() && meta.contains("traceparent") && meta["traceparent"].is_string())
-      parent = telemetry::parse_traceparent(meta["traceparent"].get<std::string>());
+  const bool traced = telemetry::enabled();
+  if (traced && r.params.is_object()) {
+    if (auto meta = r.params.find("_meta"); meta != r.params.end() && meta->is_object())
+      if (auto tp = meta->find("traceparent"); tp != meta->end() && tp->is_string())
+        parent = telemetry::parse_traceparent(tp->get<std::string>());
     for (const char* k : {"name", "uri"})
-      if (target.empty() && r.params.contains(k) && r.params[k].is_string())
-        target = r.params[k].get<std::string>();
+      if (auto it = r.params.find(k); target.empty() && it != r.params.end() && it->is_string())
+        target = it->get<std::string>();
   }
-  auto span = telemetry::start_span(r.method + (target.empty() ? "" : " " + target),
+  auto span = telemetry::start_span(traced ? r.method + (target.empty() ? "" : " " + target) : std::string(),
                                     telemetry::span_kind::server, parent);
   if (span.recording()) {
     span.set("mcp.method.name", r.method);

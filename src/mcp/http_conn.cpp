@@ -4,7 +4,10 @@
 //   body                                             body_timeout, max_body_bytes
 //   handling (the request runs; no read)             none here (tool timeouts apply)
 //   writing (every write of a response or event)     write_timeout, max_outbound_bytes
-// Responses are serialized to strings and written asynchronously; handler threads only queue.
+// Requests are read with async_read_some and fed to the parser by hand (a request that arrives
+// whole costs one read and no further trip through the I/O queue). Responses are serialized to
+// strings; handler threads only queue them, and the strand writes them: a direct non-blocking
+// send first, an asynchronous write under the deadline for what does not fit.
 #include <array>
 #include <cstdio>
 #include <iterator>
@@ -35,34 +38,47 @@ void add_fields(std::string& out, const header_list& headers, bool keep_alive) {
   out += keep_alive ? "Connection: keep-alive\r\n" : "Connection: close\r\n";  // HTTP/1.0 peers need the former
 }
 
+// The connection whose route is running on this thread (on its strand): a response it queues
+// is written when the route returns, without a trip through the I/O queue.
+thread_local connection* routing = nullptr;
 }  // namespace
 
 connection::connection(conn_hooks& hooks, tcp::socket sock)
-    : hooks_(hooks), stream_(std::move(sock)), timer_(stream_.get_executor()), deadline_(stream_.get_executor()) {}
-
-void connection::arm_read(std::chrono::milliseconds d) {
-  timed_out_ = false;
-  deadline_.expires_after(d);
-  deadline_.async_wait([self = shared_from_this()](beast::error_code ec) {
-    if (ec) return;  // re-armed or cancelled
-    self->timed_out_ = true;
-    beast::error_code e;
-    self->stream_.socket().cancel(e);
-  });
-}
-
-bool connection::read_done(beast::error_code& ec) {
-  deadline_.cancel();
-  if (timed_out_) ec = beast::error::timeout;
-  return !ec;
+    : hooks_(hooks), socket_(std::move(sock)), timer_(socket_.get_executor()), deadline_(socket_.get_executor()) {
+  beast::error_code ec;
+  socket_.non_blocking(true, ec);  // do_write tries a direct send first; nothing runs on the socket yet
 }
 
 connection::~connection() = default;
 
+void connection::set_deadline(std::chrono::milliseconds d) {
+  timed_out_ = false;
+  deadline_at_ = clock::now() + d;
+  if (deadline_waiting_ && deadline_.expiry() <= deadline_at_) return;  // it wakes first, then waits on
+  wait_deadline();
+}
+
+void connection::wait_deadline() {
+  deadline_waiting_ = true;
+  deadline_.expires_at(deadline_at_);  // cancels a later wait (its handler sees operation_aborted)
+  deadline_.async_wait([self = shared_from_this()](beast::error_code ec) { self->on_deadline(ec); });
+}
+
+void connection::on_deadline(beast::error_code ec) {
+  if (ec) return;  // superseded by a wait for an earlier deadline, or cancelled by shut()
+  deadline_waiting_ = false;
+  if (deadline_at_ == clock::time_point::max()) return;  // no phase with a deadline is running
+  if (clock::now() < deadline_at_) return wait_deadline();  // the deadline moved later meanwhile
+  timed_out_ = true;
+  clear_deadline();
+  beast::error_code e;
+  socket_.cancel(e);
+}
+
 void connection::start() {
-  net::dispatch(stream_.get_executor(), [self = shared_from_this()] {
+  net::dispatch(socket_.get_executor(), [self = shared_from_this()] {
     beast::error_code ec;
-    self->stream_.socket().set_option(tcp::no_delay(true), ec);
+    self->socket_.set_option(tcp::no_delay(true), ec);
     self->read_request();
   });
 }
@@ -84,22 +100,47 @@ void connection::read_request() {
   parser_->header_limit(static_cast<std::uint32_t>(o.max_header_bytes));
   parser_->body_limit(o.max_body_bytes);
   hooks_.set_idle(*this, true);
-  if (buffer_.size() > 0) return read_header();  // a pipelined request is already here
-  arm_read(o.idle_timeout);
-  stream_.async_read_some(buffer_.prepare(4096), [self = shared_from_this()](beast::error_code ec,
-                                                                               std::size_t n) {
-    if (!self->read_done(ec)) return self->shut();  // idle timeout, or the peer closed
-    self->buffer_.commit(n);
-    self->read_header();
+  phase_ = phase::idle;
+  if (buffer_.size() > 0) return parse();  // a pipelined request is already here
+  set_deadline(o.idle_timeout);
+  read_more();
+}
+
+void connection::read_more() {
+  // Up to 4 KiB while the header comes (an idle or half-sent connection holds only that), more
+  // for a body.
+  const std::size_t want = phase_ == phase::body ? 64 * 1024 : 4096;
+  socket_.async_read_some(buffer_.prepare(want), [self = shared_from_this()](beast::error_code ec, std::size_t n) {
+    self->on_read(ec, n);
   });
 }
 
-void connection::read_header() {
-  arm_read(hooks_.opts().header_timeout);
-  http::async_read_header(stream_, buffer_, *parser_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
-    self->read_done(ec);
-    self->on_header(ec);
-  });
+void connection::on_read(beast::error_code ec, std::size_t n) {
+  if (ec == net::error::operation_aborted && timed_out_) ec = beast::error::timeout;
+  if (ec) {
+    clear_deadline();
+    if (phase_ == phase::idle) return shut();  // idle timeout, or the peer closed between requests
+    if (phase_ == phase::header) return on_header(ec);
+    return on_body(ec);
+  }
+  buffer_.commit(n);
+  parse();
+}
+
+void connection::parse() {
+  if (phase_ == phase::body) return parse_body();
+  beast::error_code ec;
+  auto used = parser_->put(buffer_.data(), ec);
+  buffer_.consume(used);
+  if (ec == http::error::need_more) {
+    if (phase_ == phase::idle && buffer_.size() > 0) {
+      phase_ = phase::header;  // the first bytes of a request: the header deadline runs
+      set_deadline(hooks_.opts().header_timeout);
+    }
+    return read_more();
+  }
+  clear_deadline();
+  on_header(ec);
 }
 
 void connection::reply_limit(http::status status, const std::string& message, const std::string& limit,
@@ -149,12 +190,27 @@ void connection::on_header(beast::error_code ec) {
                            " header fields, more than max_header_count (" + std::to_string(o.max_header_count) + ")",
                        "max_header_count", o.max_header_count);
   if (!hooks_.on_header(shared_from_this(), head)) return;
+  phase_ = phase::body;
   if (parser_->is_done()) return on_body({});
-  arm_read(o.body_timeout);
-  http::async_read(stream_, buffer_, *parser_, [self = shared_from_this()](beast::error_code e, std::size_t) {
-    self->read_done(e);
-    self->on_body(e);
-  });
+  set_deadline(o.body_timeout);
+  parser_->eager(true);
+  parse_body();
+}
+
+void connection::parse_body() {
+  while (buffer_.size() > 0 && !parser_->is_done()) {
+    beast::error_code ec;
+    auto used = parser_->put(buffer_.data(), ec);
+    buffer_.consume(used);
+    if (ec == http::error::need_more) break;
+    if (ec) {
+      clear_deadline();
+      return on_body(ec);
+    }
+  }
+  if (!parser_->is_done()) return read_more();
+  clear_deadline();
+  on_body({});
 }
 
 void connection::on_body(beast::error_code ec) {
@@ -169,7 +225,20 @@ void connection::on_body(beast::error_code ec) {
                            std::to_string(o.body_timeout.count()) + " ms)",
                        "body_timeout_ms", static_cast<std::uint64_t>(o.body_timeout.count()));
   if (ec) return shut();
-  hooks_.on_request(shared_from_this(), parser_->release());
+  phase_ = phase::other;
+  auto self = shared_from_this();
+  routing = this;
+  try {
+    hooks_.on_request(self, parser_->release());
+  } catch (...) {
+    routing = nullptr;
+    throw;
+  }
+  routing = nullptr;
+  if (write_inline_) {
+    write_inline_ = false;
+    do_write();
+  }
 }
 
 void connection::respond(http::status status, std::string body, std::string_view content_type,
@@ -235,7 +304,12 @@ void connection::queue(std::string bytes, bool last) {
     }
   }
   if (overflow) return close();
-  if (start) net::post(stream_.get_executor(), [self = shared_from_this()] { self->do_write(); });
+  if (!start) return;
+  if (routing == this) {
+    write_inline_ = true;  // on the strand, inside the route: written as soon as it returns
+    return;
+  }
+  net::post(socket_.get_executor(), [self = shared_from_this()] { self->do_write(); });
 }
 
 void connection::do_write() {
@@ -250,25 +324,38 @@ void connection::do_write() {
     }
     out_.clear();
   }
-  auto buf = std::make_shared<std::string>(std::move(data));
-  stream_.expires_after(hooks_.opts().write_timeout);
-  net::async_write(stream_, net::buffer(*buf),
-                   [self = shared_from_this(), buf](beast::error_code ec, std::size_t) {
-                     {
-                       std::lock_guard lock(self->mu_);
-                       self->out_bytes_ -= std::min(self->out_bytes_, buf->size());
-                     }
-                     self->on_written(ec);
-                   });
+  // A direct send first (the socket is non-blocking): a response almost always fits in the
+  // socket's buffer, which spares the asynchronous write, its completion's trip through the I/O
+  // queue and the write deadline. What does not fit is written asynchronously, under the deadline.
+  beast::error_code ec;
+  std::size_t n = socket_.write_some(net::buffer(data), ec);
+  if (ec == net::error::would_block || ec == net::error::try_again) {
+    ec = {};
+    n = 0;
+  }
+  if (ec || n == data.size()) return on_written(ec, data.size());
+  write_rest(std::make_shared<std::string>(std::move(data)), n);
 }
 
-void connection::on_written(beast::error_code ec) {
-  if (ec) return shut();  // write deadline passed or the peer went away
+void connection::write_rest(std::shared_ptr<std::string> buf, std::size_t offset) {
+  set_deadline(hooks_.opts().write_timeout);
+  auto rest = net::buffer(buf->data() + offset, buf->size() - offset);
+  net::async_write(socket_, rest, [self = shared_from_this(), buf](beast::error_code ec, std::size_t) {
+    self->clear_deadline();
+    self->on_written(ec, buf->size());
+  });
+}
+
+void connection::on_written(beast::error_code ec, std::size_t bytes) {
   bool done = false, keep = false, more = false;
   {
     std::lock_guard lock(mu_);
-    if (closed_) return;
-    if (!out_.empty()) {
+    out_bytes_ -= std::min(out_bytes_, bytes);
+    if (ec) {
+      // The write deadline passed or the peer went away.
+    } else if (closed_) {
+      return;
+    } else if (!out_.empty()) {
       more = true;  // queued meanwhile: write it (still on the strand)
     } else {
       writing_ = false;
@@ -276,15 +363,20 @@ void connection::on_written(beast::error_code ec) {
       keep = keep_alive_;
     }
   }
+  if (ec) return shut();
   if (more) return do_write();
-  stream_.expires_never();
   if (!done) return;
-  if (keep) return read_request();
+  if (keep) {
+    // A pipelined request already buffered is parsed on a later turn: handling it here would
+    // recurse once per request in the buffer.
+    if (buffer_.size() > 0) return net::post(socket_.get_executor(), [self = shared_from_this()] { self->read_request(); });
+    return read_request();
+  }
   // Close gracefully: send FIN, then drain what the peer still sends for a moment, so an
   // error response is not lost to a reset.
   beast::error_code e;
-  stream_.socket().shutdown(tcp::socket::shutdown_send, e);
-  stream_.expires_after(std::chrono::seconds(1));
+  socket_.shutdown(tcp::socket::shutdown_send, e);
+  set_deadline(std::chrono::seconds(1));
   drain_after_close(std::make_shared<std::array<char, 4096>>(), 256 * 1024);
 }
 
@@ -293,7 +385,7 @@ void connection::on_written(beast::error_code ec) {
 void connection::drain_after_close(std::shared_ptr<std::array<char, 4096>> buf, std::size_t left) {
   auto* data = buf->data();
   auto size = buf->size();
-  stream_.async_read_some(
+  socket_.async_read_some(
       net::buffer(data, size),
       [self = shared_from_this(), buf = std::move(buf), left](beast::error_code ec, std::size_t n) mutable {
         if (ec || n >= left) return self->shut();
@@ -302,7 +394,7 @@ void connection::drain_after_close(std::shared_ptr<std::array<char, 4096>> buf, 
 }
 
 void connection::close() {
-  net::post(stream_.get_executor(), [self = shared_from_this()] { self->shut(); });
+  net::post(socket_.get_executor(), [self = shared_from_this()] { self->shut(); });
 }
 
 void connection::shut() {
@@ -315,8 +407,8 @@ void connection::shut() {
     out_.clear();
   }
   beast::error_code ec;
-  stream_.socket().shutdown(tcp::socket::shutdown_both, ec);
-  stream_.socket().close(ec);
+  socket_.shutdown(tcp::socket::shutdown_both, ec);
+  socket_.close(ec);
   timer_.cancel();
   deadline_.cancel();
   hooks_.set_idle(*this, false);
@@ -336,7 +428,7 @@ void connection::on_close(std::function<void()> hook) {
 }
 
 void connection::keep_alive_comments(std::chrono::milliseconds every) {
-  net::dispatch(stream_.get_executor(), [self = shared_from_this(), every] {
+  net::dispatch(socket_.get_executor(), [self = shared_from_this(), every] {
     self->comment_every_ = every;
     self->timer_.expires_after(every);
     self->timer_.async_wait([self](beast::error_code ec) {

@@ -79,29 +79,46 @@ class connection : public std::enable_shared_from_this<connection> {
   bool in_idle_list = false;
 
  private:
+  enum class phase { idle, header, body, other };
   void read_request();
-  void read_header();
+  /// read_more reads what the socket has into buffer_ (one async_read_some).
+  void read_more();
+  void on_read(beast::error_code ec, std::size_t n);
+  /// parse feeds buffer_ to the parser: the header checks once it is complete, then the
+  /// body; reads more when the request is incomplete.
+  void parse();
   void on_header(beast::error_code ec);
+  void parse_body();
   void on_body(beast::error_code ec);
   void reply_limit(http::status status, const std::string& message, const std::string& limit,
                    std::uint64_t value);
   void queue(std::string bytes, bool last);
   void do_write();
-  void on_written(beast::error_code ec);
+  void write_rest(std::shared_ptr<std::string> buf, std::size_t offset);
+  void on_written(beast::error_code ec, std::size_t bytes);
   void drain_after_close(std::shared_ptr<std::array<char, 4096>> buf, std::size_t left);
   void shut();
   void tick();
-  /// arm_read starts the deadline of a read phase: when it passes, the read is cancelled and
-  /// timed_out_ tells the completion handler why (tcp_stream's own timeout would close the
-  /// socket, leaving no way to send the 408 that names the limit).
-  void arm_read(std::chrono::milliseconds d);
-  bool read_done(beast::error_code& ec);
+  /// set_deadline starts the deadline of a phase: when it passes, the socket's operations are
+  /// cancelled and timed_out_ tells their handlers why (so a 408 can name the limit). The timer
+  /// is lazy: moving a deadline later costs no timer operation (the wait, when it fires early,
+  /// waits again for the new deadline), so a keep-alive request does not touch the timer queue.
+  void set_deadline(std::chrono::milliseconds d);
+  void clear_deadline() { deadline_at_ = clock::time_point::max(); }
+  void wait_deadline();
+  void on_deadline(beast::error_code ec);
 
+  using clock = std::chrono::steady_clock;
   conn_hooks& hooks_;
-  beast::tcp_stream stream_;
+  tcp::socket socket_;  ///< its executor is the connection's strand
   net::steady_timer timer_;
   net::steady_timer deadline_;
-  bool timed_out_ = false;  ///< strand only
+  // Strand only:
+  clock::time_point deadline_at_ = clock::time_point::max();
+  bool deadline_waiting_ = false;
+  bool timed_out_ = false;
+  phase phase_ = phase::other;
+  bool write_inline_ = false;  ///< a response queued by the route on the strand: write it after
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
 

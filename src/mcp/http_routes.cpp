@@ -138,7 +138,7 @@ void http_server::impl::post(const conn_ptr& c, http_request& req) {
                     r->params["_meta"].is_object() && r->params["_meta"].contains(meta_protocol_version);
     bool legacy = !has_meta && !hv.empty() && is_session_version(hv);
     if (srv.options().stateless && (has_meta || (!hv.empty() && !legacy && sid.empty())))
-      return post_stateless(c, req, *r);
+      return post_stateless(c, req, std::move(m));
     if (sid.empty() && r->method == "initialize" && srv.options().sessions) {
       auto hs = new_session(c, req, *r);
       if (!hs) return;
@@ -202,13 +202,20 @@ void http_server::impl::post_session(const conn_ptr& c, http_request& req, const
   });
 }
 
-void http_server::impl::post_stateless(const conn_ptr& c, http_request& req, const jsonrpc::request& r) {
-  std::string hv(req["MCP-Protocol-Version"]);
+void http_server::impl::post_stateless(const conn_ptr& c, http_request& req, jsonrpc::message m) {
+  auto msg = std::make_shared<jsonrpc::message>(std::move(m));
+  const auto& r = std::get<jsonrpc::request>(*msg);
+  std::string_view hv = req["MCP-Protocol-Version"];
   if (hv.empty())
     return write_rpc_error(c, req, http::status::bad_request, r.id, ec::header_mismatch,
                            "Header mismatch: the MCP-Protocol-Version header is required");
-  const json meta = r.params.is_object() ? r.params.value("_meta", json::object()) : json::object();
-  if (meta.is_object() && meta.contains(meta_protocol_version) && meta[meta_protocol_version] != hv)
+  static const json no_meta = json::object();
+  const json* meta = &no_meta;
+  if (r.params.is_object())
+    if (auto it = r.params.find("_meta"); it != r.params.end()) meta = &*it;
+  if (meta->is_object() && meta->contains(meta_protocol_version) &&
+      !((*meta)[meta_protocol_version].is_string() &&
+        (*meta)[meta_protocol_version].get_ref<const std::string&>() == hv))
     return write_rpc_error(c, req, http::status::bad_request, r.id, ec::header_mismatch,
                            "Header mismatch: MCP-Protocol-Version does not match _meta protocolVersion");
   if (auto rej = srv.stateless_check(r))
@@ -227,7 +234,6 @@ void http_server::impl::post_stateless(const conn_ptr& c, http_request& req, con
   }
   if (r.method == "subscriptions/listen") return listen(c, req, r);
   const bool keep = req.keep_alive();
-  auto msg = std::make_shared<jsonrpc::message>(r);
   run(c, req, r, [this, c, keep, msg] {
     post_reply reply(c, keep, nullptr, {}, true, options);
     srv.handle_message(stateless_root, *msg, [&](const json& j, bool last) { reply.emit(j, last); });

@@ -88,7 +88,7 @@ struct http_server::impl : detail::conn_hooks, std::enable_shared_from_this<http
   void post(const conn_ptr& c, http_request& req);
   void get(const conn_ptr& c, http_request& req);
   void del(const conn_ptr& c, http_request& req);
-  void post_stateless(const conn_ptr& c, http_request& req, const jsonrpc::request& r);
+  void post_stateless(const conn_ptr& c, http_request& req, jsonrpc::message m);
   void post_session(const conn_ptr& c, http_request& req, const std::shared_ptr<detail::http_session>& hs,
                     jsonrpc::message m);
   void listen(const conn_ptr& c, http_request& req, const jsonrpc::request& r);

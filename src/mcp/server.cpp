@@ -62,8 +62,21 @@ std::vector<std::shared_ptr<tool_entry>> server::impl::all_tools() const {
     out = tools;
   }
   if (registry)
-    for (const auto& e : registry->list()) out.push_back(adapt(e, executor, options.call_options, options.task_tools));
+    for (const auto& e : registry->list()) out.push_back(adapted(e));
   return out;
+}
+
+std::shared_ptr<tool_entry> server::impl::adapted(const std::shared_ptr<const registered_tool>& e) const {
+  // Adapting copies the definition (schemas included): done once per registration, not per call.
+  {
+    std::shared_lock lock(adapted_mu);
+    if (auto it = adapted_tools.find(e->definition.name); it != adapted_tools.end() && it->second.first == e)
+      return it->second.second;
+  }
+  auto a = adapt(e, executor, options.call_options, options.task_tools);
+  std::lock_guard lock(adapted_mu);
+  adapted_tools[e->definition.name] = {e, a};
+  return a;
 }
 
 std::shared_ptr<tool_entry> server::impl::find_tool(std::string_view name) const {
@@ -73,7 +86,7 @@ std::shared_ptr<tool_entry> server::impl::find_tool(std::string_view name) const
       if (t->definition.name == name) return t;
   }
   if (registry)
-    if (auto e = registry->find(name)) return adapt(e, executor, options.call_options, options.task_tools);
+    if (auto e = registry->find(name)) return adapted(e);
   return nullptr;
 }
 
@@ -106,7 +119,13 @@ server::server(implementation info, tool_registry* tools, server_options options
   }
   if (tools)
     impl_->registry_listener =
-        tools->on_change([this](const registry_event&) { notify_list_changed("tools"); });
+        tools->on_change([this](const registry_event&) {
+          {
+            std::lock_guard lock(impl_->adapted_mu);
+            impl_->adapted_tools.clear();
+          }
+          notify_list_changed("tools");
+        });
 }
 
 server::~server() {

@@ -4,6 +4,7 @@
 #include <memory>
 #include <shared_mutex>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "mcp/session.hpp"
@@ -74,6 +75,13 @@ struct server::impl {
   /// all_tools returns own tools and adapted registry tools, in a stable order.
   std::vector<std::shared_ptr<tool_entry>> all_tools() const;
   std::shared_ptr<tool_entry> find_tool(std::string_view name) const;
+  /// adapted returns the MCP tool of a registry entry, made once per registration.
+  std::shared_ptr<tool_entry> adapted(const std::shared_ptr<const registered_tool>& e) const;
+  mutable std::shared_mutex adapted_mu;
+  /// by name: the registration adapted, and its tool entry
+  mutable std::unordered_map<std::string, std::pair<std::shared_ptr<const registered_tool>,
+                                                    std::shared_ptr<tool_entry>>>
+      adapted_tools;
   std::vector<std::shared_ptr<session>> live_sessions();
 };
 
