@@ -62,6 +62,9 @@ void from_json_or_throw(const json& j, T& out) {
 #define TOOLUSE_DETAIL_FIELD(entry) TOOLUSE_DETAIL_FIELD_IMPL entry
 #define TOOLUSE_DETAIL_FIELD_IMPL(member, ...) \
   ::tooluse::detail::make_field(#member, &tooluse_self_::member __VA_OPT__(, ) __VA_ARGS__)
+#define TOOLUSE_DETAIL_WIRE_FIELD(entry) TOOLUSE_DETAIL_WIRE_FIELD_IMPL entry
+#define TOOLUSE_DETAIL_WIRE_FIELD_IMPL(member, ...) \
+  ::tooluse::detail::make_wire_field(#member, &tooluse_self_::member __VA_OPT__(, ) __VA_ARGS__)
 #define TOOLUSE_DETAIL_ENUMERATOR(entry) TOOLUSE_DETAIL_ENUMERATOR_IMPL entry
 #define TOOLUSE_DETAIL_ENUMERATOR_IMPL(value, ...) \
   ::tooluse::detail::make_enumerator(tooluse_self_::value, #value __VA_OPT__(, ) __VA_ARGS__)
@@ -81,6 +84,32 @@ void from_json_or_throw(const json& j, T& out) {
     using tooluse_self_ = T;                                                          \
     static const auto info = ::tooluse::detail::make_struct_info<T>(                 \
         #T TOOLUSE_DETAIL_FOR_EACH(TOOLUSE_DETAIL_FIELD, __VA_ARGS__));               \
+    return info;                                                                      \
+  }                                                                                   \
+  TOOLUSE_DETAIL_CONVERSIONS(T)
+
+/// TOOLUSE_WIRE(T, (member), (member, "wireName", constraints...), (member, tooluse::other_fields))
+/// declares a wire type: a protocol message (MCP, JSON-RPC, provider) rather than tool
+/// arguments. Same decode/encode/schema_for as TOOLUSE_DESCRIBE, with three differences:
+/// properties the type does not declare are ignored, not refused (a newer peer may send
+/// them); the optional second item is the wire name when it differs from the member's
+/// (`(meta, "_meta")`, `(mime_type, "mimeType")`); and a tooluse::json member marked
+/// tooluse::other_fields collects the undeclared properties and gives them back on encode.
+/// Required fields follow TOOLUSE_DESCRIBE's rule (std::optional fields are optional).
+/// Example:
+///   struct call_params {
+///     std::string name;
+///     std::optional<tooluse::json> arguments;
+///     std::optional<tooluse::json> meta;
+///   };
+///   TOOLUSE_WIRE(call_params, (name), (arguments), (meta, "_meta"))
+///   auto p = tooluse::decode<call_params>(params, "params");
+///   // {"name":3} -> `params.name: expected string, got integer 3`
+#define TOOLUSE_WIRE(T, ...)                                                          \
+  [[maybe_unused]] inline const auto& tooluse_describe(::tooluse::detail::describe_tag<T>) { \
+    using tooluse_self_ = T;                                                          \
+    static const auto info = ::tooluse::detail::make_wire_info<T>(                   \
+        #T TOOLUSE_DETAIL_FOR_EACH(TOOLUSE_DETAIL_WIRE_FIELD, __VA_ARGS__));          \
     return info;                                                                      \
   }                                                                                   \
   TOOLUSE_DETAIL_CONVERSIONS(T)

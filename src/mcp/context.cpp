@@ -2,6 +2,7 @@
 #include <condition_variable>
 
 #include "mcp/server_impl.hpp"
+#include "tooluse/mcp/wire.hpp"
 
 namespace tooluse::mcp {
 
@@ -34,18 +35,16 @@ const json* request_context::input_response(std::string_view key) const {
 void request_context::progress(double progress, std::optional<double> total, std::string message) {
   auto it = meta_.find("progressToken");
   if (it == meta_.end() || !(it->is_string() || it->is_number_integer()) || !emit_) return;
-  json p = {{"progressToken", *it}, {"progress", progress}};
-  if (total) p["total"] = *total;
-  if (!message.empty()) p["message"] = std::move(message);
-  emit_(json{{"jsonrpc", "2.0"}, {"method", "notifications/progress"}, {"params", std::move(p)}});
+  wire::progress_params p{.progress_token = *it, .progress = progress, .total = total};
+  if (!message.empty()) p.message = std::move(message);
+  emit_(json{{"jsonrpc", "2.0"}, {"method", "notifications/progress"}, {"params", encode(p)}});
 }
 
 void request_context::log(log_level level, json data, std::string logger) {
   if (!emit_ || !session_->allows(level)) return;
-  json p = {{"level", to_string(level)}};
-  if (!logger.empty()) p["logger"] = std::move(logger);
-  p["data"] = std::move(data);
-  emit_(json{{"jsonrpc", "2.0"}, {"method", "notifications/message"}, {"params", std::move(p)}});
+  wire::log_message_params p{.level = std::string(to_string(level)), .data = std::move(data)};
+  if (!logger.empty()) p.logger = std::move(logger);
+  emit_(json{{"jsonrpc", "2.0"}, {"method", "notifications/message"}, {"params", encode(p)}});
 }
 
 result<json> request_context::request_client(std::string method, json params,
@@ -92,17 +91,27 @@ bool server::is_stateless_request(const jsonrpc::request& r) {
   return it != r.params.end() && it->is_object() && it->contains(meta_protocol_version);
 }
 
+namespace {
+// stateless_meta reads a 2026-07-28 request's `_meta`: it must carry the protocol version and
+// the client capabilities (an object).
+result<wire::request_meta> stateless_meta(const jsonrpc::request& r) {
+  auto p = decode<wire::with_meta>(r.params.is_object() ? r.params : json::object(), "params");
+  if (!p) return fail(std::move(p.error()));
+  if (!p->meta || !p->meta->protocol_version || !p->meta->client_capabilities ||
+      !p->meta->client_capabilities->is_object())
+    return fail(errc::invalid_argument,
+                "_meta must carry io.modelcontextprotocol/protocolVersion and "
+                "io.modelcontextprotocol/clientCapabilities");
+  return std::move(*p->meta);
+}
+}  // namespace
+
 std::optional<server::rejection> server::stateless_check(const jsonrpc::request& r) const {
-  const json* meta = nullptr;
-  if (r.params.is_object())
-    if (auto it = r.params.find("_meta"); it != r.params.end() && it->is_object()) meta = &*it;
-  if (!meta || !meta->contains(meta_protocol_version) || !(*meta)[meta_protocol_version].is_string() ||
-      !meta->contains(meta_client_capabilities) || !(*meta)[meta_client_capabilities].is_object())
-    return rejection{jsonrpc::response::failure(
-        r.id, ec::invalid_params,
-        "Invalid params: _meta must carry io.modelcontextprotocol/protocolVersion and "
-        "io.modelcontextprotocol/clientCapabilities")};
-  std::string v = (*meta)[meta_protocol_version].get<std::string>();
+  auto meta = stateless_meta(r);
+  if (!meta)
+    return rejection{jsonrpc::response::failure(r.id, ec::invalid_params,
+                                                "Invalid params: " + meta.error().message)};
+  const std::string& v = *meta->protocol_version;
   if (!is_stateless_version(v) || !impl_->options.stateless) {
     json supported = json::array();
     if (impl_->options.stateless) supported.push_back(std::string(version_2026_07_28));
@@ -117,16 +126,17 @@ std::optional<server::rejection> server::stateless_check(const jsonrpc::request&
 
 namespace {
 
+// pseudo_session is the session of one 2026-07-28 request (stateless_check passed).
 std::shared_ptr<session> pseudo_session(const jsonrpc::request& r) {
   auto s = std::make_shared<session>();
-  const json& meta = r.params["_meta"];
+  auto meta = stateless_meta(r);
   s->stateless = true;
   s->initialized = true;
-  s->protocol_version = meta[meta_protocol_version].get<std::string>();
-  s->client_capabilities = meta[meta_client_capabilities];
-  if (auto it = meta.find(meta_client_info); it != meta.end()) s->client_info = *it;
-  if (auto it = meta.find(meta_log_level); it != meta.end() && it->is_string())
-    s->level = parse_log_level(it->get<std::string>());
+  if (!meta) return s;
+  s->protocol_version = std::move(*meta->protocol_version);
+  s->client_capabilities = std::move(*meta->client_capabilities);
+  if (meta->client_info) s->client_info = std::move(*meta->client_info);
+  if (meta->log_level) s->level = parse_log_level(*meta->log_level);
   return s;
 }
 
@@ -150,8 +160,10 @@ void route_response(const std::shared_ptr<session>& s, const jsonrpc::response& 
 }
 
 void handle_notification(const std::shared_ptr<session>& s, const jsonrpc::notification& n) {
-  if (n.method != "notifications/cancelled" || !n.params.is_object()) return;
-  auto id = jsonrpc::id_from_json(n.params.value("requestId", json()));
+  if (n.method != "notifications/cancelled") return;
+  auto p = decode<wire::cancelled_params>(n.params, "params");
+  if (!p || !p->request_id) return;  // a notification gets no answer, not even an error
+  auto id = jsonrpc::id_from_json(*p->request_id);
   if (!id) return;
   std::lock_guard lock(s->mu);
   auto it = s->running.find(jsonrpc::id_to_string(*id));

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "mcp/params.hpp"
 #include "mcp/server_impl.hpp"
 #include "tooluse/telemetry/trace.hpp"
 
@@ -29,9 +30,11 @@ jsonrpc::error_object err(int code, std::string message, json data = nullptr) {
 // page returns items [offset, offset + page_size) and the cursor of the next page.
 template <class T, class F>
 method_result page(const call& c, const std::vector<T>& items, const char* key, F to) {
+  wire::paginated_params p;
+  if (auto e = read_params(c.ctx.params(), p)) return std::move(*e);
   std::size_t offset = 0;
-  if (auto it = c.ctx.params().find("cursor"); it != c.ctx.params().end() && !it->is_null()) {
-    const std::string cur = it->is_string() ? it->get<std::string>() : "";
+  if (p.cursor) {
+    const std::string& cur = *p.cursor;
     try {
       std::size_t used = 0;
       offset = std::stoul(cur, &used);
@@ -50,17 +53,17 @@ method_result page(const call& c, const std::vector<T>& items, const char* key, 
 }
 
 method_result do_initialize(const call& c) {
-  const json& p = c.ctx.params();
-  std::string requested = p.value("protocolVersion", "");
+  wire::initialize_params p;
+  if (auto e = read_params(c.ctx.params(), p)) return std::move(*e);
+  std::string requested = p.protocol_version.value_or("");
   std::string chosen =
       is_session_version(requested) ? requested : std::string(latest_session_version);
   {
     std::lock_guard lock(c.s->mu);
     c.s->protocol_version = chosen;
-    c.s->client_capabilities = p.contains("capabilities") && p["capabilities"].is_object()
-                                   ? p["capabilities"]
-                                   : json::object();
-    c.s->client_info = p.value("clientInfo", json::object());
+    c.s->client_capabilities =
+        p.capabilities && p.capabilities->is_object() ? std::move(*p.capabilities) : json::object();
+    c.s->client_info = p.client_info ? std::move(*p.client_info) : json::object();
     c.s->initialized = true;
   }
   json caps = c.srv.capabilities();
@@ -68,33 +71,33 @@ method_result do_initialize(const call& c) {
     caps["tasks"] = {{"list", json::object()},
                      {"cancel", json::object()},
                      {"requests", {{"tools", {{"call", json::object()}}}}}};
-  json out = {{"protocolVersion", chosen},
-              {"capabilities", std::move(caps)},
-              {"serverInfo", to_json(c.d.info)}};
-  if (!c.d.options.instructions.empty()) out["instructions"] = c.d.options.instructions;
-  return out;
+  wire::initialize_result out{
+      .protocol_version = chosen, .capabilities = std::move(caps), .server_info = to_json(c.d.info)};
+  if (!c.d.options.instructions.empty()) out.instructions = c.d.options.instructions;
+  return encode(out);
 }
 
 method_result do_discover(const call& c) {
-  json out = {{"supportedVersions", json::array({std::string(version_2026_07_28)})},
-              {"capabilities", c.srv.capabilities()}};
+  wire::discover_result out{.supported_versions = {std::string(version_2026_07_28)},
+                            .capabilities = c.srv.capabilities(),
+                            .meta = wire::result_meta{.server_info = to_json(c.d.info)}};
   if (c.d.options.sessions)
-    for (auto v : session_versions) out["supportedVersions"].push_back(std::string(v));
-  out["capabilities"].erase("logging");
-  out["capabilities"]["resources"].erase("subscribe");
-  out["capabilities"]["extensions"][std::string(tasks_extension)] = json::object();
-  out["_meta"] = {{std::string(meta_server_info), to_json(c.d.info)}};
-  if (!c.d.options.instructions.empty()) out["instructions"] = c.d.options.instructions;
-  return out;
+    for (auto v : session_versions) out.supported_versions.push_back(std::string(v));
+  json& caps = *out.capabilities;  // no logging or subscriptions without a session
+  caps.erase("logging");
+  caps["resources"].erase("subscribe");
+  caps["extensions"][std::string(tasks_extension)] = json::object();
+  if (!c.d.options.instructions.empty()) out.instructions = c.d.options.instructions;
+  return encode(out);
 }
 
 method_result do_ping(const call&) { return json::object(); }
 
 method_result do_set_level(const call& c) {
-  auto level = parse_log_level(c.ctx.params().value("level", ""));
-  if (!level) return err(ec::invalid_params, "Invalid params: unknown log level");
+  wire::set_level_params p;
+  if (auto e = read_params(c.ctx.params(), p)) return std::move(*e);
   std::lock_guard lock(c.s->mu);
-  c.s->level = *level;
+  c.s->level = p.level;
   return json::object();
 }
 
@@ -132,7 +135,8 @@ method_result from(method_outcome o) {
 // task_route decides whether a tools/call runs as a task. 2026-07-28: the server decides, for
 // clients that declare the tasks extension (in the request's capabilities); a required tool
 // refuses other clients with -32021. 2025-11-25: the client asks with params.task.
-std::optional<method_result> task_route(const call& c, const std::shared_ptr<tool_entry>& t, const json& args) {
+std::optional<method_result> task_route(const call& c, const std::shared_ptr<tool_entry>& t, const json& args,
+                                        const std::optional<wire::task_request>& task) {
   task_support support = t->task;
   std::optional<long long> ttl;
   if (c.ctx.stateless()) {
@@ -140,9 +144,7 @@ std::optional<method_result> task_route(const call& c, const std::shared_ptr<too
     if (support == task_support::required && !ext) return method_result(tasks_extension_missing());
     if (support == task_support::forbidden || !ext) return std::nullopt;
   } else {
-    const json& p = c.ctx.params();
-    auto tp = p.find("task");
-    bool asked = tp != p.end() && tp->is_object();
+    bool asked = task.has_value();
     if (asked && support == task_support::forbidden)
       return method_result(err(ec::method_not_found, "Method not found: tool \"" + t->definition.name +
                                                          "\" does not run as a task; call it without \"task\""));
@@ -150,7 +152,7 @@ std::optional<method_result> task_route(const call& c, const std::shared_ptr<too
       return method_result(err(ec::method_not_found, "Method not found: tool \"" + t->definition.name +
                                                          "\" must be called as a task (add \"task\": {} to the params)"));
     if (!asked) return std::nullopt;
-    if (auto it = tp->find("ttl"); it != tp->end() && it->is_number_integer()) ttl = it->get<long long>();
+    ttl = task->ttl;
   }
   if (t->admit) {
     std::optional<input_required> ir;
@@ -196,18 +198,13 @@ method_result do_tasks_list(const call& c) {
 }
 
 method_result do_tools_call(const call& c) {
-  const json& p = c.ctx.params();
-  auto name_it = p.find("name");
-  if (name_it == p.end() || !name_it->is_string())
-    return err(ec::invalid_params, "Invalid params: tools/call needs a string \"name\"");
-  const std::string& name = name_it->get_ref<const std::string&>();
+  wire::call_tool_params p;
+  if (auto e = read_params(c.ctx.params(), p)) return std::move(*e);
+  const std::string& name = p.name;
   auto t = c.d.find_tool(name);
   if (!t) return err(ec::invalid_params, "Unknown tool: " + name);
-  static const json no_arguments = json::object();
-  auto args_it = p.find("arguments");
-  const json& args = args_it != p.end() && !args_it->is_null() ? *args_it : no_arguments;
-  if (!args.is_object())
-    return err(ec::invalid_params, "Invalid params: \"arguments\" must be an object");
+  json args = p.arguments ? std::move(*p.arguments) : json::object();
+  if (!args.is_object()) return not_an_object("params.arguments", args);
   if (c.d.options.validate_arguments && t->validator && !t->validated_by_executor) {
     // Invalid arguments are a tool error the model can correct (2025-11-25, SEP-1303).
     auto errors = t->validator->validate(args);
@@ -215,7 +212,7 @@ method_result do_tools_call(const call& c) {
       return result_to_json(tool_result::error("invalid arguments for tool \"" + name + "\":\n" +
                                                schema::format_errors(errors)));
   }
-  if (auto task = task_route(c, t, args)) return std::move(*task);
+  if (auto task = task_route(c, t, args, p.task)) return std::move(*task);
   tool_outcome out;
   try {
     out = t->handler(args, c.ctx);
@@ -252,10 +249,9 @@ method_result do_templates_list(const call& c) {
 }
 
 method_result do_resources_read(const call& c) {
-  const json& p = c.ctx.params();
-  if (!p.contains("uri") || !p["uri"].is_string())
-    return err(ec::invalid_params, "Invalid params: resources/read needs a string \"uri\"");
-  std::string uri = p["uri"].get<std::string>();
+  wire::uri_params p;
+  if (auto e = read_params(c.ctx.params(), p)) return std::move(*e);
+  const std::string& uri = p.uri;
   resource_handler handler;
   json vars = json::object();
   {
@@ -286,14 +282,13 @@ method_result do_resources_read(const call& c) {
 }
 
 method_result do_subscribe(const call& c, bool on) {
-  const json& p = c.ctx.params();
-  if (!p.contains("uri") || !p["uri"].is_string())
-    return err(ec::invalid_params, "Invalid params: a string \"uri\" is required");
+  wire::uri_params p;
+  if (auto e = read_params(c.ctx.params(), p)) return std::move(*e);
   std::lock_guard lock(c.s->mu);
   if (on)
-    c.s->subscriptions.insert(p["uri"].get<std::string>());
+    c.s->subscriptions.insert(std::move(p.uri));
   else
-    c.s->subscriptions.erase(p["uri"].get<std::string>());
+    c.s->subscriptions.erase(p.uri);
   return json::object();
 }
 
@@ -307,8 +302,9 @@ method_result do_prompts_list(const call& c) {
 }
 
 method_result do_prompts_get(const call& c) {
-  const json& p = c.ctx.params();
-  std::string name = p.value("name", "");
+  wire::get_prompt_params p;
+  if (auto e = read_params(c.ctx.params(), p)) return std::move(*e);
+  const std::string& name = p.name;
   std::shared_ptr<prompt_entry> e;
   {
     std::shared_lock lock(c.d.mu);
@@ -316,8 +312,7 @@ method_result do_prompts_get(const call& c) {
       if (x->info.name == name) e = x;
   }
   if (!e) return err(ec::invalid_params, "Invalid params: unknown prompt \"" + name + "\"");
-  json args =
-      p.contains("arguments") && p["arguments"].is_object() ? p["arguments"] : json::object();
+  json args = p.arguments && p.arguments->is_object() ? std::move(*p.arguments) : json::object();
   for (const auto& a : e->info.arguments)
     if (a.required && !args.contains(a.name))
       return err(ec::invalid_params,
@@ -343,13 +338,10 @@ method_result do_complete(const call& c) {
     h = c.d.completion;
   }
   if (!h) return err(ec::method_not_found, "Method not found: completion/complete");
-  const json& p = c.ctx.params();
-  if (!p.contains("ref") || !p["ref"].is_object() || !p.contains("argument") ||
-      !p["argument"].is_object())
-    return err(ec::invalid_params,
-               "Invalid params: completion/complete needs \"ref\" and \"argument\"");
-  return to_json(
-      h(p["ref"], p["argument"].value("name", ""), p["argument"].value("value", ""), c.ctx));
+  wire::complete_params p;
+  if (auto e = read_params(c.ctx.params(), p)) return std::move(*e);
+  if (!p.ref.is_object()) return not_an_object("params.ref", p.ref);
+  return to_json(h(p.ref, p.argument.name, p.argument.value, c.ctx));
 }
 
 using handler_fn = method_result (*)(const call&);
@@ -391,20 +383,21 @@ bool cacheable(const std::string& m) {
 
 // validate_mrtr reads inputResponses and requestState into the context.
 std::optional<jsonrpc::error_object> read_mrtr(server::impl& d, request_context& ctx) {
-  const json& p = ctx.params();
-  if (auto it = p.find("inputResponses"); it != p.end()) {
-    if (!it->is_object())
-      return err(ec::invalid_params, "Invalid params: \"inputResponses\" must be an object");
-    for (const auto& [k, v] : it->items())
-      if (!v.is_object())
-        return err(ec::invalid_params,
-                   "Invalid params: inputResponses[\"" + k + "\"] must be an object");
-    context_access::responses(ctx) = *it;
+  wire::mrtr_params p;
+  if (auto e = read_params(ctx.params(), p)) return e;
+  if (p.input_responses) {
+    if (!p.input_responses->is_object())
+      return not_an_object("params.inputResponses", *p.input_responses);
+    for (const auto& [k, v] : p.input_responses->items())
+      if (!v.is_object()) {
+        std::string path = "params.inputResponses";
+        tooluse::detail::path_push(path, k);
+        return not_an_object(path, v);
+      }
+    context_access::responses(ctx) = std::move(*p.input_responses);
   }
-  if (auto it = p.find("requestState"); it != p.end() && !it->is_null()) {
-    if (!it->is_string())
-      return err(ec::invalid_params, "Invalid params: \"requestState\" must be a string");
-    auto state = open_state(d.state_key, it->get_ref<const std::string&>());
+  if (p.request_state) {
+    auto state = open_state(d.state_key, *p.request_state);
     if (!state)
       return err(ec::invalid_params, "Invalid params: requestState integrity check failed");
     context_access::state(ctx) = std::move(*state);
@@ -434,9 +427,9 @@ std::optional<jsonrpc::response> dispatch(server& srv, server::impl& d,
   std::string target;
   const bool traced = telemetry::enabled();
   if (traced && r.params.is_object()) {
-    if (auto meta = r.params.find("_meta"); meta != r.params.end() && meta->is_object())
-      if (auto tp = meta->find("traceparent"); tp != meta->end() && tp->is_string())
-        parent = telemetry::parse_traceparent(tp->get<std::string>());
+    // Telemetry never refuses a request: a `_meta` that does not decode just has no parent.
+    if (auto p = decode<wire::with_meta>(r.params, "params"); p && p->meta && p->meta->traceparent)
+      parent = telemetry::parse_traceparent(*p->meta->traceparent);
     for (const char* k : {"name", "uri"})
       if (auto it = r.params.find(k); target.empty() && it != r.params.end() && it->is_string())
         target = it->get<std::string>();
@@ -459,7 +452,7 @@ std::optional<jsonrpc::response> dispatch(server& srv, server::impl& d,
         "Method not found: " + r.method + " is not part of protocol 2026-07-28");
   const auto& table = session_methods();
   auto it = table.find(r.method);
-  if (it == table.end() || (r.method == "server/discover" && !stateless && false))
+  if (it == table.end())
     return response::failure(r.id, ec::method_not_found, "Method not found: " + r.method);
   if (stateless) {
     if (auto e = read_mrtr(d, ctx)) return response{r.id, nullptr, std::move(*e)};

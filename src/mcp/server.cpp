@@ -270,8 +270,8 @@ void server::notify_resource_updated(const std::string& uri) {
       if (auto l = w.lock()) ls.push_back(l);
   }
   for (auto& l : ls) {
-    const json& subs = l->wanted.contains("resourceSubscriptions") ? l->wanted["resourceSubscriptions"] : json();
-    if (!subs.is_array() || std::find(subs.begin(), subs.end(), json(uri)) == subs.end()) continue;
+    const auto& subs = l->wanted.resource_subscriptions;
+    if (!subs || std::find(subs->begin(), subs->end(), uri) == subs->end()) continue;
     json n = note;
     n["params"]["_meta"] = {{std::string(meta_subscription_id), l->subscription_id}};
     l->emit(n);
@@ -289,7 +289,10 @@ void server::notify_list_changed(std::string_view kind) {
     }
     if (ready) s->send_outbound(note);
   }
-  std::string flag = std::string(kind) + "ListChanged";
+  std::optional<bool> wire::subscription_filter::*flag =
+      kind == "tools"     ? &wire::subscription_filter::tools_list_changed
+      : kind == "prompts" ? &wire::subscription_filter::prompts_list_changed
+                          : &wire::subscription_filter::resources_list_changed;
   std::vector<std::shared_ptr<listener>> ls;
   {
     std::lock_guard lock(impl_->sessions_mu);
@@ -298,7 +301,7 @@ void server::notify_list_changed(std::string_view kind) {
       if (auto l = w.lock()) ls.push_back(l);
   }
   for (auto& l : ls) {
-    if (l->wanted.value(flag, false) != true) continue;
+    if (!(l->wanted.*flag).value_or(false)) continue;
     json n = note;
     n["params"] = {{"_meta", {{std::string(meta_subscription_id), l->subscription_id}}}};
     l->emit(n);
@@ -306,10 +309,9 @@ void server::notify_list_changed(std::string_view kind) {
 }
 
 void server::log(log_level level, json data, std::string logger) {
-  json params = {{"level", to_string(level)}};
-  if (!logger.empty()) params["logger"] = logger;
-  params["data"] = std::move(data);
-  json note = {{"jsonrpc", "2.0"}, {"method", "notifications/message"}, {"params", params}};
+  wire::log_message_params p{.level = std::string(to_string(level)), .data = std::move(data)};
+  if (!logger.empty()) p.logger = std::move(logger);
+  json note = {{"jsonrpc", "2.0"}, {"method", "notifications/message"}, {"params", encode(p)}};
   for (auto& s : impl_->live_sessions())
     if (s->allows(level)) s->send_outbound(note);
 }
@@ -352,19 +354,20 @@ std::shared_ptr<void> server::listen(const jsonrpc::request& r, std::function<vo
     if constexpr (std::is_same_v<std::decay_t<decltype(v)>, std::string>) return v;
     else return std::to_string(v);
   }, r.id);
-  json params = r.params.is_object() ? r.params : json::object();
-  l->wanted = params.contains("notifications") && params["notifications"].is_object()
-                  ? params["notifications"] : json::object();
+  // A filter that does not decode asks for nothing; the acknowledgement shows what is honored.
+  auto p = decode<wire::listen_params>(r.params.is_object() ? r.params : json::object(), "params");
+  if (p && p->notifications) l->wanted = std::move(*p->notifications);
   l->emit = std::move(emit);
-  json honored = json::object();
-  for (const char* k : {"toolsListChanged", "promptsListChanged", "resourcesListChanged"})
-    if (l->wanted.value(k, false) == true) honored[k] = true;
-  if (l->wanted.contains("resourceSubscriptions") && l->wanted["resourceSubscriptions"].is_array())
-    honored["resourceSubscriptions"] = l->wanted["resourceSubscriptions"];
+  wire::subscription_filter honored;
+  for (auto flag : {&wire::subscription_filter::tools_list_changed,
+                    &wire::subscription_filter::prompts_list_changed,
+                    &wire::subscription_filter::resources_list_changed})
+    if ((l->wanted.*flag).value_or(false)) honored.*flag = true;
+  honored.resource_subscriptions = l->wanted.resource_subscriptions;
   json ack = {{"jsonrpc", "2.0"},
               {"method", "notifications/subscriptions/acknowledged"},
               {"params", {{"_meta", {{std::string(meta_subscription_id), l->subscription_id}}},
-                          {"notifications", honored}}}};
+                          {"notifications", encode(honored)}}}};
   l->emit(ack);
   std::lock_guard lock(impl_->sessions_mu);
   impl_->listeners.push_back(l);

@@ -10,6 +10,7 @@
 #include "mcp/session.hpp"
 #include "mcp/task_runner.hpp"
 #include "tooluse/mcp/server.hpp"
+#include "tooluse/mcp/wire.hpp"
 #include "tooluse/schema/validator.hpp"
 
 namespace tooluse::mcp {
@@ -47,7 +48,7 @@ struct prompt_entry {
 
 struct listener {
   std::string subscription_id;
-  json wanted;  ///< the requested notification filter
+  wire::subscription_filter wanted;  ///< the requested notifications
   std::function<void(const json&)> emit;
 };
 

@@ -6,6 +6,7 @@
 #include <set>
 #include <thread>
 
+#include "mcp/params.hpp"
 #include "mcp/server_impl.hpp"
 
 namespace tooluse::mcp {
@@ -34,11 +35,6 @@ jsonrpc::error_object err(int code, std::string message, json data = nullptr) {
   return jsonrpc::error_object{code, std::move(message), std::move(data)};
 }
 
-std::string task_id_param(request_context& ctx) {
-  const json& p = ctx.params();
-  auto it = p.find("taskId");
-  return it != p.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
 
 jsonrpc::error_object unknown_task(const std::string& id) {
   return err(ec::invalid_params,
@@ -288,7 +284,9 @@ void task_runner::run(const std::shared_ptr<live_task>& t) {
 }
 
 method_outcome task_runner::get(request_context& ctx) {
-  std::string id = task_id_param(ctx);
+  wire::task_id_params p;
+  if (auto e = read_params(ctx.params(), p)) return std::move(*e);
+  const std::string& id = p.task_id;
   auto rec = lookup(id);
   if (!rec) return unknown_task(id);
   if (ctx.stateless()) return detailed(*rec);
@@ -296,12 +294,12 @@ method_outcome task_runner::get(request_context& ctx) {
 }
 
 method_outcome task_runner::update(request_context& ctx) {
-  std::string id = task_id_param(ctx);
-  const json& p = ctx.params();
-  auto it = p.find("inputResponses");
-  if (it == p.end() || !it->is_object())
-    return err(ec::invalid_params,
-               "Invalid params: tasks/update needs an \"inputResponses\" object");
+  wire::task_id_params p;
+  if (auto e = read_params(ctx.params(), p)) return std::move(*e);
+  const std::string& id = p.task_id;
+  if (!p.input_responses)
+    return err(ec::invalid_params, "Invalid params: params: missing required property \"inputResponses\"");
+  if (!p.input_responses->is_object()) return not_an_object("params.inputResponses", *p.input_responses);
   std::lock_guard lock(mu_);
   auto rec = lookup(id);
   if (!rec) return unknown_task(id);
@@ -309,7 +307,7 @@ method_outcome task_runner::update(request_context& ctx) {
   if (lt != live_.end() && rec->status == task_status::input_required) {
     auto& t = lt->second;
     bool changed = false;
-    for (const auto& [k, v] : it->items()) {
+    for (const auto& [k, v] : p.input_responses->items()) {
       if (!t->pending.count(k)) continue;  // unknown or already answered keys are ignored
       t->responses[k] = v;
       t->pending.erase(k);
@@ -326,7 +324,9 @@ method_outcome task_runner::update(request_context& ctx) {
 }
 
 method_outcome task_runner::cancel(request_context& ctx) {
-  std::string id = task_id_param(ctx);
+  wire::task_id_params p;
+  if (auto e = read_params(ctx.params(), p)) return std::move(*e);
+  const std::string& id = p.task_id;
   std::shared_ptr<live_task> t;
   task_record rec;
   {
@@ -360,7 +360,9 @@ method_outcome task_runner::cancel(request_context& ctx) {
 }
 
 method_outcome task_runner::result(request_context& ctx) {
-  std::string id = task_id_param(ctx);
+  wire::task_id_params p;
+  if (auto e = read_params(ctx.params(), p)) return std::move(*e);
+  const std::string& id = p.task_id;
   std::optional<task_record> rec;
   {
     std::unique_lock lock(mu_);
@@ -387,10 +389,12 @@ method_outcome task_runner::result(request_context& ctx) {
 
 method_outcome task_runner::list(request_context& ctx) {
   auto all = options_.store->list(session_key(ctx.session_ptr()));
+  wire::paginated_params p;
+  if (auto e = read_params(ctx.params(), p)) return std::move(*e);
   std::size_t offset = 0;
-  if (auto it = ctx.params().find("cursor"); it != ctx.params().end() && !it->is_null()) {
+  if (p.cursor) {
     // Only a cursor this server sent: all digits, within the list (as the other lists check).
-    const std::string cur = it->is_string() ? it->get<std::string>() : "";
+    const std::string& cur = *p.cursor;
     try {
       std::size_t used = 0;
       offset = std::stoul(cur, &used);

@@ -4,6 +4,7 @@
 
 #include "client_impl.hpp"
 #include "tooluse/jsonrpc/message.hpp"
+#include "tooluse/mcp/wire.hpp"
 
 namespace tooluse::mcp {
 
@@ -29,13 +30,17 @@ json client::impl::stateless_meta() const {
 }
 
 status client::impl::initialize(std::string_view wanted) {
-  json params = {{"protocolVersion", std::string(wanted)},
-                 {"capabilities", client_capabilities()},
-                 {"clientInfo", to_json(options.client_info)}};
-  auto res = round_trip("initialize", std::move(params), {});
+  wire::initialize_params params{.protocol_version = std::string(wanted),
+                                 .capabilities = client_capabilities(),
+                                 .client_info = to_json(options.client_info)};
+  auto res = round_trip("initialize", encode(params), {});
   if (!res) return fail(res.error());
-  const json& r = *res;
-  std::string got = r.is_object() ? str_of(r, "protocolVersion") : "";
+  auto r = decode<wire::initialize_result>(*res, "result");
+  if (!r)
+    return fail(errc::protocol_error, transport->describe() +
+                                          ": the server's initialize result is malformed: " +
+                                          r.error().message);
+  const std::string& got = r->protocol_version;
   if (!is_session_version(got))
     return fail(
         errc::protocol_error,
@@ -45,9 +50,9 @@ status client::impl::initialize(std::string_view wanted) {
     std::lock_guard lock(mu);
     version = got;
     stateless = false;
-    caps = r.value("capabilities", json::object());
-    server = implementation_of(r.value("serverInfo", json::object()));
-    instructions = str_of(r, "instructions");
+    caps = r->capabilities.value_or(json::object());
+    server = implementation_of(r->server_info.value_or(json::object()));
+    instructions = r->instructions.value_or("");
     ++generation;
   }
   transport->set_protocol_version(got);
@@ -57,25 +62,26 @@ status client::impl::initialize(std::string_view wanted) {
 status client::impl::discover() {
   auto res = round_trip("server/discover", json::object(), {}, options.discover_timeout);
   if (!res) return fail(res.error());
-  const json& r = *res;
-  json versions = r.is_object() ? r.value("supportedVersions", json::array()) : json::array();
+  auto r = decode<wire::discover_result>(*res, "result");
+  if (!r)
+    return fail(errc::protocol_error, transport->describe() +
+                                          ": the server's server/discover result is malformed: " +
+                                          r.error().message);
   bool modern = false;
-  for (const auto& v : versions)
+  for (const auto& v : r->supported_versions)
     if (v.is_string() && is_stateless_version(v.get<std::string>())) modern = true;
   if (!modern)
     return fail(errc::unsupported, transport->describe() +
                                        ": server/discover lists no stateless revision (" +
-                                       versions.dump() + ")");
+                                       json(r->supported_versions).dump() + ")");
   std::lock_guard lock(mu);
   version = std::string(version_2026_07_28);
   stateless = true;
-  caps = r.value("capabilities", json::object());
-  json info = json::object();
-  if (r.contains("_meta") && r["_meta"].is_object())
-    info = r["_meta"].value(std::string(meta_server_info), json::object());
-  if (info.empty()) info = r.value("serverInfo", json::object());
+  caps = r->capabilities.value_or(json::object());
+  json info = r->meta && r->meta->server_info ? *r->meta->server_info : json::object();
+  if (info.empty()) info = r->server_info.value_or(json::object());
   if (info.is_object()) server = implementation_of(info);
-  instructions = str_of(r, "instructions");
+  instructions = r->instructions.value_or("");
   ++generation;
   return {};
 }

@@ -3,6 +3,7 @@
 #include <set>
 
 #include "client_impl.hpp"
+#include "tooluse/mcp/wire.hpp"
 
 namespace tooluse::mcp {
 namespace {
@@ -18,19 +19,20 @@ result<std::vector<json>> list_all(client::impl& c, std::string_view method,
       return fail(errc::protocol_error, c.transport->describe() + ": " + std::string(method) +
                                             " returned more than " +
                                             std::to_string(c.options.max_list_pages) + " pages");
-    json params = json::object();
-    if (cursor) params["cursor"] = *cursor;
-    auto r = c.request(method, std::move(params), options);
+    auto r = c.request(method, encode(wire::paginated_params{.cursor = cursor}), options);
     if (!r) return fail(r.error());
-    if (!r->is_object() || !r->contains(field) || !(*r)[field].is_array())
+    // The items' key depends on the method, so it is read beside the typed page.
+    auto list = r->is_object() ? r->find(field) : r->end();
+    if (list == r->end() || !list->is_array())
       return fail(errc::protocol_error, c.transport->describe() + ": " + std::string(method) +
                                             " result has no \"" + field + "\" array");
-    for (auto& item : (*r)[field]) items.push_back(std::move(item));
-    if (!r->contains("nextCursor") || (*r)["nextCursor"].is_null()) break;
-    if (!(*r)["nextCursor"].is_string())
+    auto page_info = decode<wire::list_page>(*r, "result");
+    if (!page_info)
       return fail(errc::protocol_error, c.transport->describe() + ": " + std::string(method) +
-                                            " nextCursor is not a string");
-    std::string next = (*r)["nextCursor"].get<std::string>();
+                                            " result is malformed: " + page_info.error().message);
+    for (auto& item : *list) items.push_back(std::move(item));
+    if (!page_info->next_cursor) break;
+    std::string next = std::move(*page_info->next_cursor);
     if (!seen.insert(next).second)
       return fail(errc::protocol_error, c.transport->describe() + ": " + std::string(method) +
                                             " repeated the cursor \"" + next +
@@ -123,20 +125,19 @@ result<json> client::get_prompt(std::string_view name, const json& arguments,
 result<completion_result> client::complete(const json& ref, std::string_view argument,
                                            std::string_view value, const json& context,
                                            const call_options& options) {
-  json params = {{"ref", ref},
-                 {"argument", {{"name", std::string(argument)}, {"value", std::string(value)}}}};
-  if (context.is_object()) params["context"] = {{"arguments", context}};
-  auto r = impl_->request("completion/complete", std::move(params), options);
+  wire::complete_params params{
+      .ref = ref,
+      .argument = {.name = std::string(argument), .value = std::string(value)}};
+  if (context.is_object()) params.context = json{{"arguments", context}};
+  auto r = impl_->request("completion/complete", encode(params), options);
   if (!r) return fail(r.error());
-  if (!r->is_object() || !r->contains("completion") || !(*r)["completion"].is_object())
-    return fail(errc::protocol_error, describe() + ": completion/complete has no \"completion\"");
-  const json& c = (*r)["completion"];
-  completion_result out;
-  for (const auto& v : c.value("values", json::array()))
-    if (v.is_string()) out.values.push_back(v.get<std::string>());
-  if (c.contains("total") && c["total"].is_number_integer()) out.total = c["total"].get<int>();
-  out.has_more = c.contains("hasMore") && c["hasMore"].is_boolean() && c["hasMore"].get<bool>();
-  return out;
+  auto c = decode<wire::complete_result>(*r, "result");
+  if (!c)
+    return fail(errc::protocol_error,
+                describe() + ": completion/complete result is malformed: " + c.error().message);
+  return completion_result{.values = std::move(c->completion.values),
+                           .total = c->completion.total,
+                           .has_more = c->completion.has_more.value_or(false)};
 }
 
 status client::set_logging_level(log_level level, const call_options& options) {

@@ -126,13 +126,6 @@ inline implementation implementation_of(const json& info) {
           .description = str_of(info, "description")};
 }
 
-// num_of returns j[key] when it is a number; 0 otherwise.
-inline double num_of(const json& j, std::string_view key) {
-  if (!j.is_object()) return 0;
-  auto it = j.find(key);
-  return it != j.end() && it->is_number() ? it->get<double>() : 0;
-}
-
 // id_key renders a request id as a map key ("1", "\"a\"").
 std::string id_key(const json& id);
 

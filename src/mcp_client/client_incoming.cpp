@@ -4,6 +4,7 @@
 
 #include "client_impl.hpp"
 #include "tooluse/jsonrpc/message.hpp"
+#include "tooluse/mcp/wire.hpp"
 
 namespace tooluse::mcp {
 namespace {
@@ -79,20 +80,19 @@ void client::impl::on_closed(const error& reason) {
 void client::impl::on_notification(const json& message) {
   const std::string method = message["method"].get<std::string>();
   const json params = message.value("params", json::object());
-  if (method == "notifications/progress" && params.is_object() &&
-      params.contains("progressToken")) {
+  // A notification that does not decode is dropped: it gets no answer, not even an error.
+  if (method == "notifications/progress") {
+    auto p = decode<wire::progress_params>(params, "params");
     std::shared_ptr<pending_call> call;
-    {
+    if (p) {
       std::lock_guard lock(mu);
-      auto it = pending.find(id_key(params["progressToken"]));
+      auto it = pending.find(id_key(p->progress_token));
       if (it != pending.end()) call = it->second;
     }
     if (call) {
-      progress_update u{.progress = num_of(params, "progress"),
-                        .total = params.contains("total") && params["total"].is_number()
-                                     ? std::optional<double>(params["total"].get<double>())
-                                     : std::nullopt,
-                        .message = str_of(params, "message")};
+      progress_update u{.progress = p->progress,
+                        .total = p->total,
+                        .message = p->message.value_or("")};
       {
         std::lock_guard lock(call->mu);
         call->last_activity = clock_type::now();
@@ -101,9 +101,10 @@ void client::impl::on_notification(const json& message) {
       if (call->on_progress) call->on_progress(u);
     }
   } else if (method == "notifications/message" && options.on_log) {
-    options.on_log({.level = parse_log_level(str_of(params, "level")).value_or(log_level::info),
-                    .logger = str_of(params, "logger"),
-                    .data = params.is_object() ? params.value("data", json()) : json()});
+    if (auto p = decode<wire::log_message_params>(params, "params"))
+      options.on_log({.level = parse_log_level(p->level).value_or(log_level::info),
+                      .logger = p->logger.value_or(""),
+                      .data = std::move(p->data)});
   } else if (method == "notifications/tools/list_changed") {
     {
       std::lock_guard lock(mu);
@@ -117,7 +118,8 @@ void client::impl::on_notification(const json& message) {
   } else if (method == "notifications/resources/list_changed" && options.on_resources_changed) {
     spawn([this] { options.on_resources_changed(); });
   } else if (method == "notifications/resources/updated" && options.on_resource_updated) {
-    spawn([this, uri = str_of(params, "uri")] { options.on_resource_updated(uri); });
+    if (auto p = decode<wire::uri_params>(params, "params"))
+      spawn([this, uri = std::move(p->uri)] { options.on_resource_updated(uri); });
   } else if (method == "notifications/tasks/status" && params.is_object()) {
     std::shared_ptr<task_watch> w;
     {
@@ -132,11 +134,12 @@ void client::impl::on_notification(const json& message) {
       }
       w->cv.notify_all();
     }
-  } else if (method == "notifications/cancelled" && params.is_object() &&
-             params.contains("requestId")) {
+  } else if (method == "notifications/cancelled") {
+    auto p = decode<wire::cancelled_params>(params, "params");
     std::lock_guard lock(mu);
-    if (auto it = incoming.find(id_key(params["requestId"])); it != incoming.end())
-      it->second.request_stop();
+    if (p && p->request_id)
+      if (auto it = incoming.find(id_key(*p->request_id)); it != incoming.end())
+        it->second.request_stop();
   }
   if (options.on_notification) options.on_notification(message);
 }

@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "client_impl.hpp"
+#include "tooluse/mcp/wire.hpp"
 
 namespace tooluse::mcp {
 
@@ -45,15 +46,14 @@ std::chrono::milliseconds poll_interval(const json& task) {
 
 result<json> client::start_tool_task(std::string_view name, const json& arguments,
                                      const call_options& options) {
-  json params = {{"name", std::string(name)},
-                 {"arguments", arguments.is_null() ? json::object() : arguments}};
+  wire::call_tool_params params{.name = std::string(name),
+                                .arguments = arguments.is_null() ? json::object() : arguments};
   if (!stateless() && impl_->options.tasks &&
       (options.as_task || tool_requires_task(*this, name))) {
-    json task = json::object();
-    if (options.task_ttl_ms > 0) task["ttl"] = options.task_ttl_ms;
-    params["task"] = std::move(task);
+    params.task.emplace();
+    if (options.task_ttl_ms > 0) params.task->ttl = options.task_ttl_ms;
   }
-  auto r = impl_->request("tools/call", std::move(params), options);
+  auto r = impl_->request("tools/call", encode(params), options);
   if (!r) return r;
   if (auto it = r->find("task"); it != r->end() && it->is_object() && !r->contains("content"))
     return *it;  // 2025-11-25 CreateTaskResult: return the Task itself
@@ -61,11 +61,13 @@ result<json> client::start_tool_task(std::string_view name, const json& argument
 }
 
 result<json> client::get_task(std::string_view task_id, const call_options& options) {
-  return impl_->request("tasks/get", {{"taskId", std::string(task_id)}}, options);
+  return impl_->request("tasks/get", encode(wire::task_id_params{.task_id = std::string(task_id)}),
+                        options);
 }
 
 status client::cancel_task(std::string_view task_id, const call_options& options) {
-  auto r = impl_->request("tasks/cancel", {{"taskId", std::string(task_id)}}, options);
+  auto r = impl_->request("tasks/cancel",
+                          encode(wire::task_id_params{.task_id = std::string(task_id)}), options);
   if (!r) return fail(r.error());
   return {};
 }

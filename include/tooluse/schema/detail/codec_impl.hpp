@@ -93,22 +93,32 @@ status decode_enum(const json& j, E& out, std::string& path) {
   return decode_error(path, "expected one of " + allowed + ", got " + got(j));
 }
 
+// declared_field tells whether `key` is the wire name of one of T's fields (the catch-all
+// aside).
+template <class Info>
+bool declared_field(const Info& info, std::string_view key) {
+  bool known = false;
+  std::apply([&](const auto&... f) { known = ((!f.rest && f.name == key) || ...); }, info.fields);
+  return known;
+}
+
 template <class T>
 status decode_struct(const json& j, T& out, std::string& path) {
   if (!j.is_object()) return decode_error(path, "expected object, got " + got(j));
   const auto& info = tooluse_describe(describe_tag<T>{});
   const auto& meta = meta_of<T>();
   // Unknown properties are refused (the schema says additionalProperties: false), so a typo
-  // in an optional field's name is not silently ignored.
-  for (auto it = j.begin(); it != j.end(); ++it) {
-    const std::string& key = it.key();  // not a structured binding: clang 14 cannot capture one
-    bool known = false;
-    std::apply([&](const auto&... f) { known = ((f.name == key) || ...); }, info.fields);
-    if (!known) {
-      std::string names;
-      std::apply([&](const auto&... f) { ((names += (names.empty() ? "" : ", ") + std::string(f.name)), ...); },
-                 info.fields);
-      return decode_error(path, "unknown property \"" + key + "\"; expected: " + names);
+  // in an optional field's name is not silently ignored. Wire types ignore them instead: a
+  // newer peer may send fields this version does not know.
+  if (!info.open) {
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      const std::string& key = it.key();  // not a structured binding: clang 14 cannot capture one
+      if (!declared_field(info, key)) {
+        std::string names;
+        std::apply([&](const auto&... f) { ((names += (names.empty() ? "" : ", ") + std::string(f.name)), ...); },
+                   info.fields);
+        return decode_error(path, "unknown property \"" + key + "\"; expected: " + names);
+      }
     }
   }
   status st;
@@ -116,6 +126,15 @@ status decode_struct(const json& j, T& out, std::string& path) {
   auto one = [&](const auto& f) {
     const field_meta& m = meta[i++];
     if (!st) return;
+    if constexpr (std::is_same_v<typename std::remove_cvref_t<decltype(f)>::member_type, json>) {
+      if (f.rest) {
+        json other = json::object();
+        for (auto it = j.begin(); it != j.end(); ++it)
+          if (!declared_field(info, it.key())) other[it.key()] = *it;
+        out.*(f.member) = std::move(other);
+        return;
+      }
+    }
     std::size_t mark = path.size();
     path_push(path, f.name);
     auto it = j.find(std::string(f.name));
@@ -238,13 +257,24 @@ json encode_value(const T& v) {
     return json(nullptr);
   } else if constexpr (described_struct<T>) {
     json o = json::object();
+    const json* other = nullptr;
     auto one = [&](const auto& f) {
       const auto& member = v.*(f.member);
+      if constexpr (std::is_same_v<std::remove_cvref_t<decltype(member)>, json>) {
+        if (f.rest) {
+          other = &member;
+          return;
+        }
+      }
       if constexpr (is_optional<std::remove_cvref_t<decltype(member)>>::value)
         if (!member) return;  // absent rather than null
       o[std::string(f.name)] = encode_value(member);
     };
     std::apply([&](const auto&... f) { (one(f), ...); }, tooluse_describe(describe_tag<T>{}).fields);
+    // The catch-all comes last and never overrides a declared field.
+    if (other && other->is_object())
+      for (auto it = other->begin(); it != other->end(); ++it)
+        if (!o.contains(it.key())) o[it.key()] = *it;
     return o;
   } else {
     static_assert(dependent_false<T>,

@@ -22,7 +22,18 @@
 #include "tooluse/json.hpp"
 #include "tooluse/schema/constraints.hpp"
 
+namespace tooluse {
+/// other_fields_t marks the catch-all member of a TOOLUSE_WIRE type: a tooluse::json that
+/// receives, as an object, every property the type does not declare, and gives them back on
+/// encoding. Use the constant tooluse::other_fields.
+struct other_fields_t {};
+inline constexpr other_fields_t other_fields{};
+}  // namespace tooluse
+
 namespace tooluse::detail {
+
+template <class T>
+inline constexpr bool dependent_false = false;
 
 /// describe_tag<T> is the argument TOOLUSE_DESCRIBE's tooluse_describe overload is found by
 /// (argument-dependent lookup in T's namespace).
@@ -38,6 +49,7 @@ struct field_info {
   M T::*member;
   std::string_view description;
   std::vector<field_constraint> constraints;
+  bool rest = false;  ///< the other_fields catch-all of a wire type
 };
 
 /// struct_info is what TOOLUSE_DESCRIBE produces for a struct: its name and its fields.
@@ -45,6 +57,9 @@ template <class T, class... Fields>
 struct struct_info {
   std::string_view name;
   std::tuple<Fields...> fields;
+  /// open: a wire type (TOOLUSE_WIRE): properties it does not declare are ignored (or kept by
+  /// its other_fields member) instead of refused, for forward compatibility with newer peers.
+  bool open = false;
 };
 
 /// enum_info is what TOOLUSE_DESCRIBE_ENUM produces: each enumerator with its wire name.
@@ -68,6 +83,35 @@ struct_info<T, Fields...> make_struct_info(std::string_view name, Fields... fiel
   return {name, std::tuple<Fields...>(std::move(fields)...)};
 }
 
+/// make_wire_field builds one TOOLUSE_WIRE entry `(member, ["wire name"], constraints...)` or
+/// `(member, tooluse::other_fields)`.
+template <class T, class M, class... A>
+field_info<T, M> make_wire_field(std::string_view spelled, M T::*member, A&&... args) {
+  field_info<T, M> f{spelled, member, {}, {}};
+  [[maybe_unused]] auto one = [&f](auto&& a) {
+    using X = std::remove_cvref_t<decltype(a)>;
+    if constexpr (std::is_same_v<X, field_constraint>) {
+      f.constraints.push_back(a);
+    } else if constexpr (std::is_same_v<X, other_fields_t>) {
+      static_assert(std::is_same_v<M, json>, "TOOLUSE_WIRE: tooluse::other_fields needs a tooluse::json member");
+      f.rest = true;
+    } else if constexpr (std::is_convertible_v<X, std::string_view>) {
+      f.name = a;
+    } else {
+      static_assert(dependent_false<X>,
+                    "TOOLUSE_WIRE: an entry is (member, \"wire name\", constraints...) or "
+                    "(member, tooluse::other_fields)");
+    }
+  };
+  (one(std::forward<A>(args)), ...);
+  return f;
+}
+
+template <class T, class... Fields>
+struct_info<T, Fields...> make_wire_info(std::string_view name, Fields... fields) {
+  return {name, std::tuple<Fields...>(std::move(fields)...), true};
+}
+
 template <class E>
 std::pair<E, std::string_view> make_enumerator(E value, std::string_view spelled,
                                                std::string_view wire_name = {}) {
@@ -80,9 +124,6 @@ enum_info<E> make_enum_info(std::string_view name, V... values) {
 }
 
 // ---- type traits -------------------------------------------------------------------------
-
-template <class T>
-inline constexpr bool dependent_false = false;
 
 template <class T>
 struct is_optional : std::false_type {};

@@ -149,6 +149,7 @@ json struct_schema(schema_context& ctx) {
   std::size_t i = 0;
   auto add = [&](const auto& f) {
     const field_meta& m = meta[i++];
+    if (f.rest) return;  // a wire type's catch-all: not a property
     props[std::string(f.name)] = field_schema(f, m, ctx);
     if (m.required) required.push_back(std::string(f.name));
   };
@@ -156,7 +157,7 @@ json struct_schema(schema_context& ctx) {
   ctx.stack.pop_back();
   json s = {{"type", "object"}, {"properties", std::move(props)}};
   if (!required.empty()) s["required"] = std::move(required);
-  s["additionalProperties"] = false;
+  if (!info.open) s["additionalProperties"] = false;
   auto ref = std::find(ctx.referenced.begin(), ctx.referenced.end(), name);
   if (ref != ctx.referenced.end() && !ctx.stack.empty()) {
     ctx.defs[std::string(name)] = std::move(s);
