@@ -2,6 +2,7 @@
 // the connection's I/O thread; a request that may block is handed to the handler pool, and
 // its reply is queued on the connection from there (written by the I/O thread).
 #include <string_view>
+#include <utility>
 
 #include "mcp/http_server_impl.hpp"
 #include "mcp/server_impl.hpp"
@@ -189,16 +190,25 @@ void http_server::impl::post_session(const conn_ptr& c, http_request& req, const
   auto msg = std::make_shared<jsonrpc::message>(std::move(m));
   run(c, req, std::get<jsonrpc::request>(*msg), [this, c, hs, headers, keep, msg] {
     post_reply reply(c, keep, hs, headers, false, options);
-    try {
-      srv.handle_message(hs->s, *msg, [&](const json& j, bool last) { reply.emit(j, last); });
-    } catch (...) {
+    // The request stops counting as pending before its response is written: a client that
+    // has read the response may send the next request at once, and must not be refused.
+    bool released = false;
+    auto release = [&] {
+      if (std::exchange(released, true)) return;
       std::lock_guard lock(hs->mu);
       --hs->pending;
+    };
+    try {
+      srv.handle_message(hs->s, *msg, [&](const json& j, bool last) {
+        if (last) release();
+        reply.emit(j, last);
+      });
+    } catch (...) {
+      release();
       throw;
     }
+    release();
     reply.finish();
-    std::lock_guard lock(hs->mu);
-    --hs->pending;
   });
 }
 

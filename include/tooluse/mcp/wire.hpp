@@ -150,7 +150,8 @@ struct complete_params {
   complete_argument argument;
   std::optional<json> context;
 };
-TOOLUSE_WIRE(complete_params, (ref, "ref", tooluse::required()), (argument), (context))
+TOOLUSE_WIRE(complete_params, (ref, "ref", tooluse::required()),
+             (argument, "argument", tooluse::required()), (context))
 
 /// completion_values: the `completion` of a completion/complete result.
 struct completion_values {

@@ -308,11 +308,13 @@ TEST(mcp_features, completion_passes_ref_and_argument_and_caps_values_at_100) {
   EXPECT_EQ(comp["hasMore"], true);
   EXPECT_EQ(seen["ref"]["uri"], "mem://{x}");
   EXPECT_EQ(seen["arg"], "x");
-  for (json bad : {json{{"argument", {{"name", "x"}}}}, json{{"ref", {{"type", "ref/prompt"}}}},
-                   json{{"ref", "p"}, {"argument", {{"name", "x"}}}}}) {
+  // Each malformed request is refused with -32602 naming the field at fault.
+  for (auto [bad, field] : {std::pair{json{{"argument", {{"name", "x"}}}}, "ref"},
+                            std::pair{json{{"ref", {{"type", "ref/prompt"}}}}, "argument"},
+                            std::pair{json{{"ref", "p"}, {"argument", {{"name", "x"}}}}, "ref"}}) {
     auto e = c.request(req(2, "completion/complete", bad));
     EXPECT_EQ(error_code(e), -32602) << bad.dump();
-    EXPECT_TRUE(error_mentions(e, "ref")) << bad.dump();
+    EXPECT_TRUE(error_mentions(e, field)) << bad.dump();
   }
 }
 

@@ -123,8 +123,10 @@ TEST(mcp_tasks_v1, task_support_decides_how_a_tool_may_be_called) {
   EXPECT_TRUE(error_mentions(required, "task"));
   auto optional_plain = c.request(req(3, "tools/call", {{"name", "job"}, {"arguments", {{"tag", "P"}}}}));
   EXPECT_EQ((*optional_plain)["result"]["content"][0]["text"], "done P");
+  // A `task` that is not an object is malformed params, named by its path.
   auto task_not_object = c.request(req(4, "tools/call", {{"name", "must"}, {"task", true}}));
-  EXPECT_EQ(error_code(task_not_object), -32601);
+  EXPECT_EQ(error_code(task_not_object), -32602);
+  EXPECT_TRUE(error_mentions(task_not_object, "params.task"));
   auto must = c.request(req(5, "tools/call", task_call("must")));
   std::string id = (*must)["result"]["task"]["taskId"];
   EXPECT_EQ((*wait_result(c, id))["result"]["content"][0]["text"], "must ran");
