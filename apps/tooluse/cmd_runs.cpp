@@ -189,8 +189,12 @@ void setup(CLI::App& app, app_state& state) {
       "Secrets (API keys) come from the environment again; everything else from the store.\n"
       "Exit status: 0 answered, 1 failed, 2 bad usage, 3 waits for an approval.");
   re->callback([f, &state] { state.action = [f] { return resume(*f); }; });
-  for (auto [name, d] : {std::pair{"approve", store::decision::approved},
-                         std::pair{"deny", store::decision::denied}}) {
+  for (const auto& entry : {std::pair{"approve", store::decision::approved},
+                            std::pair{"deny", store::decision::denied}}) {
+    // Named copies, not structured bindings: lambdas capture them (clang 14 cannot capture a
+    // structured binding).
+    const char* name = entry.first;
+    const store::decision d = entry.second;
     auto* c = runs->add_subcommand(
         name, std::string(name == std::string("approve") ? "Approve" : "Deny") +
                   " a call the run waits for (all of them without CALL_ID)");
