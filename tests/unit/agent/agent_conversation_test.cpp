@@ -5,45 +5,15 @@
 
 #include <gtest/gtest.h>
 
-#include <deque>
+#include "scripted_model.hpp"
 
 namespace tooluse {
 namespace {
 
-class scripted_model final : public llm::provider {
- public:
-  std::deque<result<llm::chat_response>> answers;
-  std::vector<llm::chat_request> requests;
-  result<llm::chat_response> complete(const llm::chat_request& req, const llm::stream_callbacks&,
-                                       std::stop_token) override {
-    requests.push_back(req);
-    if (answers.empty()) return fail(errc::internal, "no answer scripted");
-    auto a = answers.front();
-    answers.pop_front();
-    return a;
-  }
-  std::string name() const override { return "scripted"; }
-};
-
-llm::chat_response calls(std::vector<tool_call> c) {
-  llm::chat_response r;
-  r.reply.role = llm::role::assistant;
-  r.reply.tool_calls = std::move(c);
-  r.finish = llm::finish_reason::tool_calls;
-  return r;
-}
-
-llm::chat_response text(std::string t, std::int64_t in = 0, std::int64_t out = 0) {
-  llm::chat_response r;
-  r.reply = llm::message::assistant(std::move(t));
-  r.usage.input_tokens = in;
-  r.usage.output_tokens = out;
-  return r;
-}
-
-tool_call call(std::string id, std::string name, const std::string& args) {
-  return tool_call::from_text(std::move(id), std::move(name), args);
-}
+using agent_testing::call;
+using agent_testing::calls;
+using agent_testing::scripted_model;
+using agent_testing::text;
 
 struct agent_conversation : ::testing::Test {
   tool_registry tools;

@@ -4,55 +4,16 @@
 // the limits on calls and result sizes, and the conversation it keeps.
 #include <gtest/gtest.h>
 
-#include <deque>
-
+#include "scripted_model.hpp"
 #include "tooluse/agent/agent.hpp"
 
 namespace tooluse {
 namespace {
 
-class scripted_model final : public llm::provider {
- public:
-  explicit scripted_model(std::string name = "scripted") : name_(std::move(name)) {}
-  std::deque<result<llm::chat_response>> answers;
-  std::vector<llm::chat_request> requests;
-  std::vector<std::string> stream_text;  // sent through on_text before the next answer
-
-  result<llm::chat_response> complete(const llm::chat_request& req, const llm::stream_callbacks& cb,
-                                      std::stop_token) override {
-    requests.push_back(req);
-    for (const auto& s : stream_text)
-      if (cb.on_text) cb.on_text(s);
-    if (answers.empty()) return fail(errc::internal, "no answer scripted");
-    auto a = answers.front();
-    answers.pop_front();
-    return a;
-  }
-  std::string name() const override { return name_; }
-
- private:
-  std::string name_;
-};
-
-llm::chat_response calls(std::vector<tool_call> c, llm::usage u = {}) {
-  llm::chat_response r;
-  r.reply.role = llm::role::assistant;
-  r.reply.tool_calls = std::move(c);
-  r.finish = llm::finish_reason::tool_calls;
-  r.usage = u;
-  return r;
-}
-
-llm::chat_response text(std::string t, llm::finish_reason f = llm::finish_reason::stop) {
-  llm::chat_response r;
-  r.reply = llm::message::assistant(std::move(t));
-  r.finish = f;
-  return r;
-}
-
-tool_call call(std::string id, std::string name, std::string args = "{}") {
-  return tool_call::from_text(std::move(id), std::move(name), std::move(args));
-}
+using agent_testing::call;
+using agent_testing::calls;
+using agent_testing::scripted_model;
+using agent_testing::text;
 
 struct agent_loop : ::testing::Test {
   tool_registry tools;

@@ -5,39 +5,15 @@
 
 #include <gtest/gtest.h>
 
-#include <deque>
+#include "scripted_model.hpp"
 
 namespace tooluse {
 namespace {
 
-class scripted_model final : public llm::provider {
- public:
-  std::deque<llm::chat_response> answers;
-  std::vector<llm::chat_request> requests;
-  result<llm::chat_response> complete(const llm::chat_request& req, const llm::stream_callbacks&,
-                                       std::stop_token) override {
-    requests.push_back(req);
-    if (answers.empty()) return fail(errc::internal, "no answer scripted");
-    auto a = answers.front();
-    answers.pop_front();
-    return a;
-  }
-  std::string name() const override { return "scripted"; }
-};
-
-llm::chat_response calls(std::vector<tool_call> c) {
-  llm::chat_response r;
-  r.reply.role = llm::role::assistant;
-  r.reply.tool_calls = std::move(c);
-  r.finish = llm::finish_reason::tool_calls;
-  return r;
-}
-
-llm::chat_response text(std::string t) {
-  llm::chat_response r;
-  r.reply = llm::message::assistant(std::move(t));
-  return r;
-}
+using agent_testing::call;
+using agent_testing::calls;
+using agent_testing::scripted_model;
+using agent_testing::text;
 
 std::vector<std::string> names(const std::vector<tool>& tools) {
   std::vector<std::string> out;

@@ -4,37 +4,21 @@
 
 #include <gtest/gtest.h>
 
-#include <deque>
 #include <mutex>
 
+#include "scripted_model.hpp"
 #include "tooluse/agent/agent.hpp"
 #include "tooluse/exec/executor.hpp"
 
 namespace tooluse {
 namespace {
 
-class model final : public llm::provider {
- public:
-  std::deque<llm::chat_response> answers;
-  int requests = 0;
-  result<llm::chat_response> complete(const llm::chat_request&, const llm::stream_callbacks&,
-                                      std::stop_token) override {
-    ++requests;
-    if (answers.empty()) return fail(errc::network_error, "no answer scripted");
-    auto a = answers.front();
-    answers.pop_front();
-    return a;
-  }
-  std::string name() const override { return "model"; }
-};
+using agent_testing::calls;
 
-llm::chat_response calls(std::vector<tool_call> c) {
-  llm::chat_response r;
-  r.reply.role = llm::role::assistant;
-  r.reply.tool_calls = std::move(c);
-  r.finish = llm::finish_reason::tool_calls;
-  return r;
-}
+// The model answers from a queue; once it is used up the provider is unreachable.
+struct model : agent_testing::scripted_model {
+  model() : scripted_model("model") { when_empty = errc::network_error; }
+};
 
 // memory_journal records steps as text; fail_at makes that step fail.
 class memory_journal final : public run_journal {
@@ -79,7 +63,7 @@ TEST(agent_journal, every_step_is_journaled_in_order_with_idempotency_keys) {
   });
   model m;
   m.answers.push_back(calls({tool_call::from_text("c1", "act", "{}")}));
-  m.answers.push_back({.reply = llm::message::assistant("ok")});
+  m.answers.push_back(agent_testing::text("ok"));
   auto j = std::make_shared<memory_journal>();
   agent a(m, tools, {.journal = j});
   auto r = a.run("go");
@@ -125,7 +109,7 @@ TEST(agent_journal, a_deferred_dangerous_call_stops_the_run_as_waiting) {
   EXPECT_EQ(a.last_run().waiting[0].id, "c2");
   EXPECT_EQ(j->steps.back(), "wait c2");
   EXPECT_NE(std::find(j->steps.begin(), j->steps.end(), "finish c1 a b"), j->steps.end());
-  EXPECT_EQ(m.requests, 1);
+  EXPECT_EQ(m.requests.size(), 1u);
 }
 
 TEST(agent_journal, resume_reuses_journaled_results_and_runs_only_the_rest) {
@@ -142,14 +126,14 @@ TEST(agent_journal, resume_reuses_journaled_results_and_runs_only_the_rest) {
   snap.turns = 1;
   snap.results["c1"] = tool_result::text("ran 1");
   model m;
-  m.answers.push_back({.reply = llm::message::assistant("both done")});
+  m.answers.push_back(agent_testing::text("both done"));
   auto j = std::make_shared<memory_journal>();
   agent a(m, tools, {.journal = j});
   auto r = a.resume(snap);
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_EQ(r->answer, "both done");
   EXPECT_EQ(ran, std::vector<std::string>{"2"});
-  EXPECT_EQ(m.requests, 1);
+  EXPECT_EQ(m.requests.size(), 1u);
   EXPECT_EQ(r->turns, 2);
   ASSERT_EQ(a.history().size(), 5u);  // user, assistant, two results, answer
   EXPECT_EQ(a.history()[2].text(), "ran 1");
@@ -162,7 +146,7 @@ TEST(agent_journal, resume_reuses_journaled_results_and_runs_only_the_rest) {
   auto again = b.resume(done);
   ASSERT_TRUE(again);
   EXPECT_EQ(again->answer, "old answer");
-  EXPECT_EQ(m.requests, 1);
+  EXPECT_EQ(m.requests.size(), 1u);
 }
 
 // A resumed run offers again the tools its searches loaded before the crash.
