@@ -45,10 +45,9 @@ status store_journal::append(const std::string& kind, int turn, const std::strin
     // constraint like a step number taken by another writer: say what really happened.
     auto run = db_->exec("SELECT 1 FROM tooluse_runs WHERE id = $1", {id_});
     if (run && run->empty())
-      return fail(errc::not_found, "run " + id_ + " was deleted from the store " +
-                                       db_->location() + " while it ran; step " +
-                                       std::to_string(next_seq_) + " (" + kind +
-                                       ") was not written; start the run again");
+      return fail(errc::not_found, "run " + id_ + " was deleted from the store " + db_->location() +
+                                       " while it ran; step " + std::to_string(next_seq_) + " (" +
+                                       kind + ") was not written; start the run again");
     if (r.error().code == errc::already_exists)
       return fail(errc::already_exists, "run " + id_ + ": step " + std::to_string(next_seq_) +
                                             " was written by another process; one process at a "

@@ -126,8 +126,9 @@ TEST_F(as_peer, enterprise_refused_by_the_idp_names_the_idp_and_its_error) {
   auto s = a->authorize();
   ASSERT_FALSE(s);
   EXPECT_EQ(s.error().code, errc::permission_denied);
-  EXPECT_TRUE(contains(s.error().message, "the token endpoint " + peer.url("/idp/token") +
-                                              " refused (HTTP 400, invalid_grant: id token expired)"))
+  EXPECT_TRUE(
+      contains(s.error().message, "the token endpoint " + peer.url("/idp/token") +
+                                      " refused (HTTP 400, invalid_grant: id token expired)"))
       << s.error().message;
   EXPECT_FALSE(contains(s.error().message, "old.token"));  // the ID token is a secret
   EXPECT_EQ(token_calls, 0);
@@ -296,8 +297,9 @@ TEST_F(as_peer, the_code_flow_needs_an_authorization_endpoint_and_a_way_to_regis
   s = b->authorize();
   ASSERT_FALSE(s);
   EXPECT_EQ(s.error().code, errc::invalid_argument);
-  EXPECT_TRUE(contains(s.error().message, "offers neither dynamic registration nor client ID "
-                                          "metadata documents"))
+  EXPECT_TRUE(contains(s.error().message,
+                       "offers neither dynamic registration nor client ID "
+                       "metadata documents"))
       << s.error().message;
   EXPECT_EQ(shown, 0);  // the user was never sent anywhere
 }

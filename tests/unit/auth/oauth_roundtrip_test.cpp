@@ -52,9 +52,7 @@ struct roundtrip : as_peer {
     json jwk = key.public_jwk();
     jwk["kid"] = "k1";
     jwk["use"] = "sig";
-    routes["GET /jwks"] = [jwk](const recorded_request&) {
-      return json_reply({{"keys", {jwk}}});
-    };
+    routes["GET /jwks"] = [jwk](const recorded_request&) { return json_reply({{"keys", {jwk}}}); };
     as_meta["jwks_uri"] = issuer + "/jwks";
     rs = std::make_unique<resource_server>(
         resource_server_options{.resource = server,
@@ -67,9 +65,9 @@ struct roundtrip : as_peer {
       ++token_calls;
       std::string scope = find_param(form_of(r), "scope");
       scopes_asked.push_back(scope);
-      json claims = {{"iss", issuer},    {"aud", find_param(form_of(r), "resource")},
-                     {"sub", "svc-1"},   {"client_id", "agent-1"},
-                     {"scope", scope},   {"exp", now_s() + 600}};
+      json claims = {{"iss", issuer},  {"aud", find_param(form_of(r), "resource")},
+                     {"sub", "svc-1"}, {"client_id", "agent-1"},
+                     {"scope", scope}, {"exp", now_s() + 600}};
       auto jwt = sign_jwt({{"typ", "at+jwt"}, {"kid", "k1"}}, claims, key);
       return json_reply({{"access_token", *jwt}, {"token_type", "Bearer"}, {"scope", scope}});
     };
@@ -113,7 +111,8 @@ TEST_F(roundtrip, a_tool_that_needs_more_scope_leads_to_a_step_up) {
 
   auto d = send(*a, tool_call("delete_all"), sent);
   ASSERT_EQ(d.status, 403);
-  EXPECT_TRUE(contains(d.headers[0].second, R"(error="insufficient_scope")")) << d.headers[0].second;
+  EXPECT_TRUE(contains(d.headers[0].second, R"(error="insufficient_scope")"))
+      << d.headers[0].second;
   auto again = a->on_challenge(403, as_http(d.headers), sent, "POST", server);
   ASSERT_TRUE(again) << again.error().message;
   ASSERT_TRUE(*again);
@@ -134,8 +133,8 @@ TEST_F(roundtrip, a_token_for_another_resource_is_refused_by_the_resource_server
   // A client pointed at another MCP server on the same authorization server gets a token
   // whose audience is that server: this resource server refuses it.
   auto other = peer.url("/other-mcp");
-  routes["GET /.well-known/oauth-protected-resource/other-mcp"] = [other, this](
-                                                                     const recorded_request&) {
+  routes["GET /.well-known/oauth-protected-resource/other-mcp"] = [other,
+                                                                   this](const recorded_request&) {
     return json_reply({{"resource", other}, {"authorization_servers", {issuer}}});
   };
   auto a = make_oauth_authorizer(other, machine(grant::client_credentials));

@@ -73,8 +73,9 @@ TEST(mcp_client_handshake_errors, a_revision_tooluse_does_not_speak_is_refused) 
   auto c = mcp::client::connect(std::move(t), {.protocol_version = "2025-11-25"});
   ASSERT_FALSE(c);
   EXPECT_EQ(c.error().code, errc::protocol_error);
-  EXPECT_TRUE(contains(c.error().message, "scripted server: the server answered initialize with "
-                                          "protocol revision \"1999-01-01\""))
+  EXPECT_TRUE(contains(c.error().message,
+                       "scripted server: the server answered initialize with "
+                       "protocol revision \"1999-01-01\""))
       << c.error().message;
   EXPECT_TRUE(contains(c.error().message, "2025-03-26 or later")) << c.error().message;
   EXPECT_EQ(count(seen, "initialize"), 1);
@@ -82,8 +83,9 @@ TEST(mcp_client_handshake_errors, a_revision_tooluse_does_not_speak_is_refused) 
 }
 
 TEST(mcp_client_handshake_errors, a_malformed_initialize_result_is_a_protocol_error) {
-  auto t = std::make_unique<scripted_transport>(
-      script(nullptr, [](const json& m) { return reply(m, json::array({1, 2})); }));
+  auto t = std::make_unique<scripted_transport>(script(nullptr, [](const json& m) {
+    return reply(m, json::array({1, 2}));
+  }));
   auto c = mcp::client::connect(std::move(t), {.protocol_version = "2025-06-18"});
   ASSERT_FALSE(c);
   EXPECT_EQ(c.error().code, errc::protocol_error);
@@ -110,7 +112,10 @@ TEST(mcp_client_handshake_errors, a_forced_stateless_revision_needs_discover_to_
 
 TEST(mcp_client_handshake_errors, a_malformed_discover_result_is_a_protocol_error) {
   auto t = std::make_unique<scripted_transport>(script(
-      [](const json& m) { return reply(m, {{"supportedVersions", "2026-07-28"}}); }, nullptr));
+      [](const json& m) {
+        return reply(m, {{"supportedVersions", "2026-07-28"}});
+      },
+      nullptr));
   auto c = mcp::client::connect(std::move(t), {.protocol_version = "2026-07-28"});
   ASSERT_FALSE(c);
   EXPECT_EQ(c.error().code, errc::protocol_error);
@@ -132,13 +137,15 @@ TEST(mcp_client_handshake_errors, auto_falls_back_to_the_newest_revision_the_err
   EXPECT_EQ((*c)->protocol_version(), "2025-06-18");
   EXPECT_FALSE((*c)->stateless());
   EXPECT_EQ((*c)->server_info().name, "odd");
-  auto init = raw->wait_for_sent([](const json& m) { return m.value("method", "") == "initialize"; });
+  auto init =
+      raw->wait_for_sent([](const json& m) { return m.value("method", "") == "initialize"; });
   ASSERT_TRUE(init);
   EXPECT_EQ((*init)["params"]["protocolVersion"], "2025-06-18");
   EXPECT_EQ(count(raw->sent(), "server/discover"), 1);  // it did not offer 2026-07-28: no retry
 }
 
-TEST(mcp_client_handshake_errors, an_unsupported_version_error_listing_the_stateless_one_is_retried) {
+TEST(mcp_client_handshake_errors,
+     an_unsupported_version_error_listing_the_stateless_one_is_retried) {
   int discovers = 0;
   auto t = std::make_unique<scripted_transport>(script(
       [&discovers](const json& m) {

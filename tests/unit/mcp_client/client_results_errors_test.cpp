@@ -112,6 +112,7 @@ TEST(mcp_client_results, a_malformed_completion_is_a_protocol_error) {
   auto r = c->complete({{"type", "ref/prompt"}, {"name", "greet"}}, "name", "Al");
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().code, errc::protocol_error);
-  EXPECT_TRUE(contains(r.error().message, "scripted server: completion/complete result is malformed"))
+  EXPECT_TRUE(
+      contains(r.error().message, "scripted server: completion/complete result is malformed"))
       << r.error().message;
 }

@@ -36,8 +36,9 @@ std::string dropped_why(const json& t) {
 }  // namespace
 
 TEST(mcp_header_rules, primitive_properties_along_a_properties_chain_are_kept) {
-  json nested = {{"type", "object"},
-                 {"properties", {{"city", prop("string", "City")}, {"zip", prop("integer", "Zip")}}}};
+  json nested = {
+      {"type", "object"},
+      {"properties", {{"city", prop("string", "City")}, {"zip", prop("integer", "Zip")}}}};
   auto t = tool("weather", {{"region", prop("string", "Region")},
                             {"metric", prop("boolean", "Metric")},
                             {"where", nested},
@@ -61,8 +62,7 @@ TEST(mcp_header_rules, each_broken_rule_drops_the_tool_and_says_which) {
       {{{"a", prop("number", "Amount")}},
        "x-mcp-header \"Amount\" is on a non-primitive or number property"},
       {{{"a", prop("object", "Obj")}}, "is on a non-primitive or number property"},
-      {{{"a", prop("string", "Region")}, {"b", prop("string", "REGION")}},
-       "is repeated"},
+      {{{"a", prop("string", "Region")}, {"b", prop("string", "REGION")}}, "is repeated"},
   };
   for (const auto& c : cases) {
     auto why = dropped_why(tool("t", c.properties));
@@ -85,11 +85,10 @@ TEST(mcp_header_rules, a_schema_nested_too_deeply_is_refused) {
 
 TEST(mcp_header_rules, only_the_broken_tools_go_and_the_rest_keep_their_order) {
   std::string warnings;
-  auto kept = mcp::valid_header_tools({tool("a", {{"x", prop("string", "X")}}),
-                                       tool("b", {{"x", prop("number", "X")}}),
-                                       json("not a tool object"),
-                                       tool("c", {{"x", prop("integer", "X")}})},
-                                      &warnings);
+  auto kept = mcp::valid_header_tools(
+      {tool("a", {{"x", prop("string", "X")}}), tool("b", {{"x", prop("number", "X")}}),
+       json("not a tool object"), tool("c", {{"x", prop("integer", "X")}})},
+      &warnings);
   ASSERT_EQ(kept.size(), 3u);
   EXPECT_EQ(kept[0]["name"], "a");
   EXPECT_EQ(kept[1], "not a tool object");  // not ours to judge: the list reader decides

@@ -66,9 +66,7 @@ json request(int id, std::string method = "tools/list") {
   return {{"jsonrpc", "2.0"}, {"id", id}, {"method", std::move(method)}};
 }
 
-json reply_to(int id) {
-  return {{"jsonrpc", "2.0"}, {"id", id}, {"result", json::object()}};
-}
+json reply_to(int id) { return {{"jsonrpc", "2.0"}, {"id", id}, {"result", json::object()}}; }
 
 json notification(std::string method) {
   return {{"jsonrpc", "2.0"}, {"method", std::move(method)}};
@@ -138,9 +136,8 @@ TEST_F(http_peer, an_error_status_without_a_response_fails_as_an_http_error) {
 }
 
 TEST_F(http_peer, a_json_rpc_error_sent_with_an_error_status_is_still_the_answer) {
-  json err = {{"jsonrpc", "2.0"},
-              {"id", 2},
-              {"error", {{"code", -32602}, {"message", "bad params"}}}};
+  json err = {
+      {"jsonrpc", "2.0"}, {"id", 2}, {"error", {{"code", -32602}, {"message", "bad params"}}}};
   peer.push(json_answer(err, 400));
   connect();
   ASSERT_TRUE(t->send(request(2)));
@@ -336,8 +333,8 @@ TEST_F(http_peer, the_get_stream_brings_server_messages_and_resumes_until_refuse
     if (r.method == "POST")
       return {.headers = {{"Mcp-Session-Id", "s-g"}}, .body = reply_to(1).dump()};
     if (r.method == "GET" && r.header("Last-Event-ID").empty())
-      return sse_answer({sse_event(notification("notifications/tools/list_changed").dump(),
-                                   "g1", 0)});
+      return sse_answer(
+          {sse_event(notification("notifications/tools/list_changed").dump(), "g1", 0)});
     if (r.method == "GET") {
       std::lock_guard lock(mu);
       refused = true;

@@ -140,7 +140,8 @@ TEST_F(mount_edges, unmounting_twice_is_harmless) {
 }
 
 TEST(mount_transport, an_http_server_whose_url_is_not_http_is_named) {
-  mcp::server_config s{.name = "web", .transport = mcp::server_transport_kind::http,
+  mcp::server_config s{.name = "web",
+                       .transport = mcp::server_transport_kind::http,
                        .url = "ftp://example.test/mcp"};
   auto t = mcp::make_transport(s);
   ASSERT_FALSE(t);

@@ -64,7 +64,9 @@ struct seen {
 };
 
 mcp::stdio_server_options shell(const std::string& script, seen& s) {
-  return {.command = {"/bin/sh", "-c", script}, .name = "sh", .on_log = s.logger(),
+  return {.command = {"/bin/sh", "-c", script},
+          .name = "sh",
+          .on_log = s.logger(),
           .shutdown_grace = 200ms};
 }
 
@@ -118,10 +120,11 @@ TEST(stdio_transport_edges, close_before_start_does_nothing) {
 
 TEST(stdio_transport_edges, blank_and_scalar_lines_are_not_messages) {
   seen s;
-  mcp::stdio_client_transport t(shell(
-      "echo '   '; echo 42; echo '\"just a string\"'; echo '{\"jsonrpc\":\"2.0\",\"method\":\"a\"}';"
-      " echo '[{\"jsonrpc\":\"2.0\",\"method\":\"b\"}]'; exec cat >/dev/null",
-      s));
+  mcp::stdio_client_transport t(
+      shell("echo '   '; echo 42; echo '\"just a string\"'; echo "
+            "'{\"jsonrpc\":\"2.0\",\"method\":\"a\"}';"
+            " echo '[{\"jsonrpc\":\"2.0\",\"method\":\"b\"}]'; exec cat >/dev/null",
+            s));
   ASSERT_TRUE(t.start(s.handlers()));
   ASSERT_TRUE(s.wait([&] { return s.messages.size() == 2; }));
   t.close();
@@ -187,9 +190,10 @@ TEST(stdio_transport_edges, an_overlong_reply_fails_the_request_it_answers) {
 
 TEST(stdio_transport_edges, an_overlong_stderr_line_is_cut_and_the_next_kept) {
   seen s;
-  auto o = shell("head -c 5000 /dev/zero | tr '\\0' x >&2; echo >&2; echo next >&2; "
-                 "exec cat >/dev/null",
-                 s);
+  auto o = shell(
+      "head -c 5000 /dev/zero | tr '\\0' x >&2; echo >&2; echo next >&2; "
+      "exec cat >/dev/null",
+      s);
   o.max_stderr_line_bytes = 100;
   mcp::stdio_client_transport t(o);
   ASSERT_TRUE(t.start(s.handlers()));
