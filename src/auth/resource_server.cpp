@@ -136,7 +136,10 @@ result<signing_key> resource_server::key_for(const std::string& kid, const std::
       }
     }
     if (pass == 1 || (!o_.jwks.is_null() && o_.jwks_uri.empty())) break;  // static keys only
-    // Unknown key id: fetch the key set (again, for key rotation).
+    // Unknown key id: fetch the key set (again, for key rotation), at most once an interval.
+    auto now = std::chrono::steady_clock::now();
+    if (fetched_at_ && now - *fetched_at_ < o_.jwks_refetch_interval) break;
+    fetched_at_ = now;
     std::string uri = o_.jwks_uri;
     if (uri.empty()) {
       auto p = detail::split_url(o_.issuer);

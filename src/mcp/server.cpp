@@ -210,8 +210,11 @@ void server::add_resource(resource r, resource_handler handler) {
 void server::add_resource_template(resource_template t, resource_handler handler) {
   if (t.uri_template.empty() || !handler)
     throw std::invalid_argument("mcp resource template: uri_template and handler are required");
-  std::unique_lock lock(impl_->mu);
-  impl_->templates.push_back(std::make_shared<template_entry>(template_entry{std::move(t), std::move(handler)}));
+  {
+    std::unique_lock lock(impl_->mu);
+    impl_->templates.push_back(std::make_shared<template_entry>(template_entry{std::move(t), std::move(handler)}));
+  }
+  notify_list_changed("resources");  // resources/templates/list is part of the resources list
 }
 
 void server::add_prompt(prompt p, prompt_handler handler) {

@@ -197,7 +197,8 @@ void span::end() {
   }
   if (!data_) return;
   data_->end_ns = now_ns();
-  if (auto s = current_sink()) s->add(std::move(*data_));
+  if (data_->context.sampled)
+    if (auto s = current_sink()) s->add(std::move(*data_));
   data_.reset();
 }
 
@@ -206,7 +207,8 @@ span start_span(std::string name, span_kind kind, std::optional<span_context> pa
   if (!current_sink()) return s;
   span_context p = parent ? *parent : current_context;
   s.data_ = std::make_unique<span_data>();
-  s.data_->context = {p.valid() ? p.trace_id : random_hex(16), random_hex(8), true};
+  s.data_->context = {p.valid() ? p.trace_id : random_hex(16), random_hex(8),
+                      p.valid() ? p.sampled : true};  // parent-based sampling
   if (p.valid()) s.data_->parent_span_id = p.span_id;
   s.data_->name = std::move(name);
   s.data_->kind = kind;

@@ -10,9 +10,11 @@
 /// tool for tools/call (403 insufficient_scope naming the scope). The token is only read,
 /// never passed on. Thread-safe.
 
+#include <chrono>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -34,6 +36,10 @@ struct resource_server_options {
   /// unknown); without both, the issuer's metadata's jwks_uri is used.
   json jwks;
   std::string jwks_uri;
+  /// jwks_refetch_interval: after a fetch, a token with an unknown key id waits this long
+  /// before it can cause another (so a peer sending made-up key ids cannot make the server
+  /// fetch the key set on every request); 0 refetches on every unknown id.
+  std::chrono::milliseconds jwks_refetch_interval = std::chrono::seconds(30);
   /// introspection_endpoint, when set, validates tokens that are not JWTs (RFC 7662), with
   /// these client credentials (HTTP Basic).
   std::string introspection_endpoint, introspection_client_id, introspection_client_secret;
@@ -88,6 +94,7 @@ class resource_server {
   http::transport send_;
   std::mutex mu_;
   json jwks_;
+  std::optional<std::chrono::steady_clock::time_point> fetched_at_;  ///< the last key-set fetch
 };
 
 }  // namespace tooluse::auth

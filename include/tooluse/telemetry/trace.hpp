@@ -75,8 +75,10 @@ class span {
   span(const span&) = delete;
   span& operator=(const span&) = delete;
 
-  bool recording() const noexcept { return data_ != nullptr; }
-  /// context is the span's identity (invalid when not recording).
+  /// recording: the span will be exported (an exporter is installed and the trace is sampled).
+  bool recording() const noexcept { return data_ != nullptr && data_->context.sampled; }
+  /// context is the span's identity (invalid without an exporter). A span under a parent that
+  /// is not sampled has a valid, unsampled context (propagated as "-00") and is not exported.
   span_context context() const;
   /// set_attribute adds or replaces an attribute; set() overloads pick its type.
   void set_attribute(const std::string& key, attribute_value value);
@@ -103,6 +105,8 @@ class span {
 
 /// start_span starts a span under `parent`, or under the thread's current span when no parent
 /// is given (a new trace when there is none). Without an exporter: a span recording nothing.
+/// Sampling follows the parent (W3C trace-flags): a new trace is sampled; a child of an
+/// unsampled parent is neither recorded nor exported, and its context carries the flag on.
 span start_span(std::string name, span_kind kind = span_kind::internal,
                 std::optional<span_context> parent = std::nullopt);
 

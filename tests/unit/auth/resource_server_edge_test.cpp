@@ -195,6 +195,7 @@ TEST(rs_jwks, keys_are_fetched_from_the_jwks_uri_and_again_when_a_kid_is_new) {
   resource_server rs({.resource = resource,
                       .issuer = issuer,
                       .jwks_uri = "https://as.example/jwks",
+                      .jwks_refetch_interval = std::chrono::milliseconds(0),
                       .sender = ks.transport()});
   ASSERT_TRUE(rs.validate(jwt(k1, "k1")));
   ASSERT_TRUE(rs.validate(jwt(k1, "k1")));
@@ -212,6 +213,37 @@ TEST(rs_jwks, keys_are_fetched_from_the_jwks_uri_and_again_when_a_kid_is_new) {
   auto r = rs.validate(jwt(k3, "k3"));
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().message, "the token's signing key is unknown");
+}
+
+TEST(rs_jwks, made_up_key_ids_cannot_make_the_server_fetch_keys_on_every_request) {
+  auto k1 = *signing_key::generate("ES256");
+  auto k2 = *signing_key::generate("ES256");
+  keyserver ks;
+  ks.docs["https://as.example/jwks"] = {{"keys", {jwk_of(k1, "k1")}}};
+  resource_server rs({.resource = resource,
+                      .issuer = issuer,
+                      .jwks_uri = "https://as.example/jwks",
+                      .jwks_refetch_interval = std::chrono::hours(1),
+                      .sender = ks.transport()});
+  ASSERT_TRUE(rs.validate(jwt(k1, "k1")));
+  for (int i = 0; i < 20; ++i) {
+    auto r = rs.validate(jwt(k2, "made-up-" + std::to_string(i)));
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().message, "the token's signing key is unknown");
+  }
+  EXPECT_EQ(ks.fetches["https://as.example/jwks"], 1);  // the first use only
+  EXPECT_TRUE(rs.validate(jwt(k1, "k1")));               // known keys keep working
+  // Without a first fetch yet, an unknown kid still fetches once.
+  keyserver fresh;
+  fresh.docs["https://as.example/jwks"] = {{"keys", {jwk_of(k1, "k1")}}};
+  resource_server cold({.resource = resource,
+                        .issuer = issuer,
+                        .jwks_uri = "https://as.example/jwks",
+                        .jwks_refetch_interval = std::chrono::hours(1),
+                        .sender = fresh.transport()});
+  EXPECT_FALSE(cold.validate(jwt(k2, "nope")));
+  EXPECT_FALSE(cold.validate(jwt(k2, "nope-again")));
+  EXPECT_EQ(fresh.fetches["https://as.example/jwks"], 1);
 }
 
 TEST(rs_jwks, without_keys_the_issuer_metadata_names_the_jwks_uri) {

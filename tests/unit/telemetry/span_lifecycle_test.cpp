@@ -188,5 +188,26 @@ TEST(span_lifecycle, sdk_disabled_wins_over_an_endpoint) {
   EXPECT_FALSE(enabled());
 }
 
+TEST(span_lifecycle, sampling_follows_the_parent) {
+  collector c;
+  auto exporter = install_exporter({.endpoint = c.url()});
+  const span_context unsampled{remote.trace_id, remote.span_id, false};
+  {
+    auto dropped = start_span("under an unsampled parent", span_kind::server, unsampled);
+    EXPECT_FALSE(dropped.recording());
+    // The trace and the flag still propagate to whatever this span calls.
+    EXPECT_EQ(dropped.context().trace_id, remote.trace_id);
+    EXPECT_EQ(format_traceparent(current()).substr(52), "-00");
+    auto grandchild = start_span("its child");
+    EXPECT_FALSE(grandchild.recording());
+    EXPECT_EQ(grandchild.context().trace_id, remote.trace_id);
+  }
+  start_span("under a sampled parent", span_kind::server, remote).end();
+  start_span("a new trace").end();
+  exporter.flush();
+  EXPECT_EQ(c.names(), (std::vector<std::string>{"under a sampled parent", "a new trace"}));
+  for (const auto& s : c.spans()) EXPECT_NE(s["spanId"], remote.span_id);
+}
+
 }  // namespace
 }  // namespace tooluse::telemetry
