@@ -244,5 +244,27 @@ TEST(command_r7b_edges, thinking_cut_off_is_all_reasoning) {
   EXPECT_EQ(got.content, "");
 }
 
+TEST(stream_values, several_call_values_after_a_vendor_marker_stream_like_the_whole_text) {
+  // A second value still arriving must be waited for, not left to later rules as content.
+  const std::vector<std::pair<format, std::string>> texts = {
+      {format::mistral, "[TOOL_CALLS]{\"name\": \"a\", \"arguments\": {}} {\"name\": \"b\", \"arguments\": {}}"},
+      {format::llama3, "<|python_tag|>{\"name\": \"a\", \"parameters\": {}}; {\"name\": \"b\", \"parameters\": {}}"},
+      {format::granite, "<function_call> {\"name\": \"a\", \"arguments\": {}}, [{\"name\": \"b\", \"arguments\": {}}]"},
+  };
+  for (const auto& [f, text] : texts) {
+    auto got = parsed(f, text);
+    ASSERT_EQ(got.calls.size(), 2u) << text;
+    EXPECT_EQ(got.calls[0].name, "a");
+    EXPECT_EQ(got.calls[1].name, "b");
+    EXPECT_EQ(got.content, "") << text;
+  }
+}
+
+TEST(stream_values, data_after_a_call_ends_the_calls_and_stays_content) {
+  auto got = parsed(format::mistral, "[TOOL_CALLS]{\"name\": \"a\", \"arguments\": {}} [1, 2]");
+  ASSERT_EQ(got.calls.size(), 1u);
+  EXPECT_EQ(got.content, " [1, 2]");
+}
+
 }  // namespace
 }  // namespace tooluse::textcall
