@@ -86,7 +86,10 @@ values_result values_after(std::string_view text, std::size_t pos, bool eof) {
     p = skip_space(text, p);
     auto v = scan_value(text, p, true);
     if (v.state != scan_state::done) {
-      r.state = r.calls.empty() ? v.state : scan_state::done;
+      // A later value still arriving may be another call: wait for it, so that streamed text
+      // parses as the whole text does.
+      if (v.state == scan_state::incomplete && !eof) r.state = scan_state::incomplete;
+      else r.state = r.calls.empty() ? v.state : scan_state::done;
       return r;
     }
     auto calls = calls_from_json(v.value);
