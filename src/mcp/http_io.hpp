@@ -1,7 +1,7 @@
 #pragma once
 // Internal pieces of the Streamable HTTP transport: one connection (an event-driven state
 // machine on an Asio strand: read the header, read the body, answer, write; every phase has a
-// deadline), SSE streams with replay history, and HTTP sessions. design/mcp-server.md.
+// deadline), and SSE streams with replay history. HTTP sessions: http_session_conn.hpp. design/mcp-server.md.
 
 #include <array>
 #include <boost/asio.hpp>
@@ -165,20 +165,6 @@ struct sse_stream {
 
  private:
   void emit_locked(const std::string& event);
-};
-
-/// http_session is a session of the handshake revisions.
-struct http_session {
-  std::string id;
-  std::shared_ptr<session> s;
-  std::mutex mu;
-  std::map<std::string, std::shared_ptr<sse_stream>> streams;  ///< by stream id
-  std::shared_ptr<sse_stream> standalone;                        ///< the GET stream
-  std::size_t open_streams = 0;
-  std::size_t pending = 0;  ///< requests being handled
-  std::uint64_t next_stream = 0;
-  bool closed = false;
-  bool used = false;  ///< a request after initialize arrived (not an embryonic session)
 };
 
 }  // namespace tooluse::mcp::detail

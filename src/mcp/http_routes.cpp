@@ -1,10 +1,14 @@
 // The MCP endpoint: POST (both eras), GET (session stream, resumption), DELETE. Routes run on
-// the connection's I/O thread; a request that may block is handed to the handler pool, and
-// its reply is queued on the connection from there (written by the I/O thread).
+// the connection's I/O thread. A POSTed message is handled by answer() (pump.hpp) over its
+// connection: the HTTP session (http_session_conn.hpp), or for a stateless request a
+// one-message post_connection. A request that never blocks (server_access::runs_inline) is
+// handled right here and its reply written directly; any other goes to the handler pool, and
+// its reply is queued on the HTTP connection from there (written by the I/O thread).
 #include <string_view>
 #include <utility>
 
 #include "mcp/http_server_impl.hpp"
+#include "mcp/pump.hpp"
 #include "mcp/server_impl.hpp"
 #include "tooluse/base64.hpp"
 
@@ -13,89 +17,11 @@ namespace tooluse::mcp {
 namespace ec = jsonrpc::error_code;
 using detail::conn_writer;
 using detail::http_session;
+using detail::post_connection;
+using detail::post_reply;
 using detail::sse_stream;
 
 namespace {
-
-// post_reply answers one POSTed request: plain JSON when the response is the first thing to
-// send, otherwise an SSE stream that carries the related messages and ends with the response.
-class post_reply {
- public:
-  post_reply(conn_ptr c, bool keep_alive, std::shared_ptr<http_session> hs, header_list headers,
-             bool stateless, const http_options& options)
-      : c_(std::move(c)), keep_alive_(keep_alive), hs_(std::move(hs)), headers_(std::move(headers)),
-        stateless_(stateless), options_(options) {}
-
-  void emit(const json& message, bool last) {
-    std::lock_guard lock(mu_);
-    if (done_) return;
-    if (!stream_ && last) {
-      c_->respond(status_for(message), dump_json(message), "application/json", headers_, keep_alive_);
-      done_ = true;
-      return;
-    }
-    if (!stream_) start();
-    stream_->send(message);
-    if (last) finish_locked();
-  }
-
-  /// finish ends the reply when the request produced no response (cancelled).
-  void finish() {
-    std::lock_guard lock(mu_);
-    if (!done_ && stream_) finish_locked();
-    if (!done_) {
-      c_->respond(http::status::accepted, "", "", headers_, keep_alive_);
-      done_ = true;
-    }
-  }
-
- private:
-  http::status status_for(const json& m) const {
-    if (!stateless_ || !m.contains("error")) return http::status::ok;
-    int code = m["error"].value("code", 0);
-    if (code == ec::method_not_found) return http::status::not_found;
-    if (code == ec::header_mismatch || code == ec::missing_client_capability ||
-        code == ec::unsupported_protocol_version)
-      return http::status::bad_request;
-    return http::status::ok;
-  }
-
-  void start() {
-    c_->start_stream(headers_, keep_alive_);
-    stream_ = std::make_shared<sse_stream>();
-    stream_->keep = options_.replay_events;
-    if (hs_) {
-      std::lock_guard lock(hs_->mu);
-      stream_->id = hs_->id.substr(0, 8) + "p" + std::to_string(++hs_->next_stream);
-      hs_->streams[stream_->id] = stream_;
-      ++hs_->open_streams;
-    } else {
-      stream_->id = "s";
-    }
-    stream_->writer = std::make_shared<conn_writer>(c_);
-    if (hs_ && hs_->s->protocol_version >= std::string(version_2025_11_25)) stream_->prime(options_.sse_retry);
-  }
-
-  void finish_locked() {
-    stream_->end();
-    c_->end_stream();
-    done_ = true;
-    if (hs_) {
-      std::lock_guard lock(hs_->mu);
-      --hs_->open_streams;
-    }
-  }
-
-  conn_ptr c_;
-  bool keep_alive_;
-  std::shared_ptr<http_session> hs_;
-  header_list headers_;
-  bool stateless_;
-  const http_options& options_;
-  std::mutex mu_;
-  std::shared_ptr<sse_stream> stream_;
-  bool done_ = false;
-};
 
 bool accepts(const http_request& req, std::string_view type) {
   auto accept = req[http::field::accept];
@@ -161,60 +87,85 @@ void http_server::impl::post(const conn_ptr& c, http_request& req) {
   return post_session(c, req, hs, std::move(m));
 }
 
+namespace {
+
+// route_guard ends a POST's route in its session when the request is over, however it ended.
+struct route_guard {
+  http_session& hs;
+  const json& id;
+  const post_reply& reply;
+  ~route_guard() { hs.done(id, reply); }
+};
+
+}  // namespace
+
+bool http_server::impl::admit(const conn_ptr& c, http_request& req, http_session& hs, const jsonrpc::request& r,
+                              const json& id, post_reply& reply) {
+  using admit_result = http_session::admit_result;
+  switch (hs.admit(id, reply, options)) {
+    case admit_result::ok: return true;
+    case admit_result::too_many_streams:
+      write_rpc_error(c, req, http::status::too_many_requests, r.id, -32000,
+                      "Too Many Requests: max_streams_per_session (" +
+                          std::to_string(options.max_streams_per_session) + ") streams are open in this session",
+                      {{"limit", "max_streams_per_session"}, {"value", options.max_streams_per_session}});
+      return false;
+    case admit_result::too_many_pending:
+      write_rpc_error(c, req, http::status::too_many_requests, r.id, -32000,
+                      "Too Many Requests: max_pending_per_session (" +
+                          std::to_string(options.max_pending_per_session) +
+                          ") requests of this session are being handled; wait for their responses",
+                      {{"limit", "max_pending_per_session"}, {"value", options.max_pending_per_session}});
+      return false;
+    case admit_result::duplicate_id:
+      write_rpc_error(c, req, http::status::bad_request, r.id, ec::invalid_request,
+                      "Invalid Request: request id " + dump_json(id) +
+                          " is still being handled in this session; use an id not in flight");
+      return false;
+  }
+  return false;
+}
+
 void http_server::impl::post_session(const conn_ptr& c, http_request& req, const std::shared_ptr<http_session>& hs,
                                      jsonrpc::message m) {
   header_list headers = {{"Mcp-Session-Id", hs->id}};
-  if (!std::holds_alternative<jsonrpc::request>(m)) {
+  const auto* r = std::get_if<jsonrpc::request>(&m);
+  if (!r) {
     // Responses and notifications never block: handled here, on the I/O thread.
-    srv.handle_message(hs->s, m, [](const json&, bool) {});
+    answer(srv, hs->s, *hs, m);
     return write_response(c, req, http::status::accepted, "", "", headers);
   }
-  const auto& r = std::get<jsonrpc::request>(m);
-  {
-    std::lock_guard lock(hs->mu);
-    if (hs->open_streams >= options.max_streams_per_session)
-      return write_rpc_error(c, req, http::status::too_many_requests, r.id, -32000,
-                             "Too Many Requests: max_streams_per_session (" +
-                                 std::to_string(options.max_streams_per_session) +
-                                 ") streams are open in this session",
-                             {{"limit", "max_streams_per_session"}, {"value", options.max_streams_per_session}});
-    if (hs->pending >= options.max_pending_per_session)
-      return write_rpc_error(c, req, http::status::too_many_requests, r.id, -32000,
-                             "Too Many Requests: max_pending_per_session (" +
-                                 std::to_string(options.max_pending_per_session) +
-                                 ") requests of this session are being handled; wait for their responses",
-                             {{"limit", "max_pending_per_session"}, {"value", options.max_pending_per_session}});
-    ++hs->pending;
-  }
   const bool keep = req.keep_alive();
-  auto msg = std::make_shared<jsonrpc::message>(std::move(m));
-  run(c, req, std::get<jsonrpc::request>(*msg), [this, c, hs, headers, keep, msg] {
-    post_reply reply(c, keep, hs, headers, false, options);
-    // The request stops counting as pending before its response is written: a client that
-    // has read the response may send the next request at once, and must not be refused.
-    bool released = false;
-    auto release = [&] {
-      if (std::exchange(released, true)) return;
-      std::lock_guard lock(hs->mu);
-      --hs->pending;
-    };
-    try {
-      srv.handle_message(hs->s, *msg, [&](const json& j, bool last) {
-        if (last) release();
-        reply.emit(j, last);
-      });
-    } catch (...) {
-      release();
-      throw;
+  const json id = jsonrpc::id_to_json(r->id);
+  if (server_access::runs_inline(srv, *r)) {
+    // The fast path: handled on the I/O thread, the reply on the stack, written directly.
+    post_reply reply(c, keep, hs.get(), std::move(headers), false, options);
+    if (!admit(c, req, *hs, *r, id, reply)) return;
+    {
+      route_guard guard{*hs, id, reply};
+      answer(srv, hs->s, *hs, m);
     }
-    release();
-    reply.finish();
-  });
+    return reply.finish();
+  }
+  auto reply = std::make_shared<post_reply>(c, keep, hs.get(), std::move(headers), false, options);
+  if (!admit(c, req, *hs, *r, id, *reply)) return;
+  const jsonrpc::message_id rid = r->id;
+  bool queued = pool.post(
+      [this, hs, reply, id, msg = std::move(m)] {
+        {
+          route_guard guard{*hs, id, *reply};
+          answer(srv, hs->s, *hs, msg);
+        }
+        reply->finish();
+      },
+      options.max_pending_requests);
+  if (queued) return;
+  hs->done(id, *reply);
+  refuse_busy(c, keep, rid);
 }
 
 void http_server::impl::post_stateless(const conn_ptr& c, http_request& req, jsonrpc::message m) {
-  auto msg = std::make_shared<jsonrpc::message>(std::move(m));
-  const auto& r = std::get<jsonrpc::request>(*msg);
+  const auto& r = std::get<jsonrpc::request>(m);
   std::string_view hv = req["MCP-Protocol-Version"];
   if (hv.empty())
     return write_rpc_error(c, req, http::status::bad_request, r.id, ec::header_mismatch,
@@ -228,7 +179,7 @@ void http_server::impl::post_stateless(const conn_ptr& c, http_request& req, jso
         (*meta)[meta_protocol_version].get_ref<const std::string&>() == hv))
     return write_rpc_error(c, req, http::status::bad_request, r.id, ec::header_mismatch,
                            "Header mismatch: MCP-Protocol-Version does not match _meta protocolVersion");
-  if (auto rej = srv.stateless_check(r))
+  if (auto rej = server_access::stateless_check(srv, r))
     return write_response(c, req, http::status::bad_request, jsonrpc::serialize(rej->response));
   auto method_header = req["Mcp-Method"];
   if (method_header != r.method)
@@ -244,11 +195,21 @@ void http_server::impl::post_stateless(const conn_ptr& c, http_request& req, jso
   }
   if (r.method == "subscriptions/listen") return listen(c, req, r);
   const bool keep = req.keep_alive();
-  run(c, req, r, [this, c, keep, msg] {
-    post_reply reply(c, keep, nullptr, {}, true, options);
-    srv.handle_message(stateless_root, *msg, [&](const json& j, bool last) { reply.emit(j, last); });
-    reply.finish();
-  });
+  if (server_access::runs_inline(srv, r)) {
+    // The fast path: a one-message connection on the stack, its reply written directly.
+    post_connection conn(c, keep, options);
+    answer(srv, stateless_root, conn, m);
+    return conn.close();
+  }
+  auto conn = std::make_shared<post_connection>(c, keep, options);
+  const jsonrpc::message_id rid = r.id;
+  bool queued = pool.post(
+      [this, conn, msg = std::move(m)] {
+        answer(srv, stateless_root, *conn, msg);
+        conn->close();
+      },
+      options.max_pending_requests);
+  if (!queued) refuse_busy(c, keep, rid);
 }
 
 void http_server::impl::listen(const conn_ptr& c, http_request& /*req*/, const jsonrpc::request& r) {
@@ -258,7 +219,7 @@ void http_server::impl::listen(const conn_ptr& c, http_request& /*req*/, const j
   stream->id = "l";
   stream->keep = 0;
   stream->writer = writer;
-  auto handle = srv.listen(r, [stream](const json& j) { stream->send(j); });
+  auto handle = server_access::listen(srv, r, [stream](const json& j) { stream->send(j); });
   // The listener lives as long as the connection; comments keep idle proxies from closing it.
   c->on_close([handle, stream] { stream->end(); });
   c->keep_alive_comments(std::chrono::duration_cast<std::chrono::milliseconds>(options.keepalive));
@@ -327,10 +288,6 @@ void http_server::impl::get(const conn_ptr& c, http_request& req) {
     if (!ended) stream->on_end = [wc] {
         if (auto conn = wc.lock()) conn->end_stream();
       };
-  }
-  if (standalone) {
-    std::lock_guard lock(hs->s->mu);
-    hs->s->outbound = [stream](const json& j) { stream->send(j); };
   }
   stream->attach(writer, after);
   // Prime once a writer is attached: the priming event is not kept for replay, so one sent

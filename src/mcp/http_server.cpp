@@ -100,7 +100,7 @@ status http_server::start() {
   d.bound_port = d.acceptor->local_endpoint().port();
   d.acceptor->non_blocking(true, ec);  // accept_ready drains the backlog without blocking
   d.retry_timer = std::make_unique<net::steady_timer>(d.acceptor->get_executor());
-  d.stateless_root = d.srv.open_session();
+  d.stateless_root = server_access::open_session(d.srv);
   d.do_accept();
   int n = d.options.threads > 0 ? d.options.threads : static_cast<int>(std::thread::hardware_concurrency());
   auto self = impl_;
@@ -149,7 +149,7 @@ void http_server::stop() {
   d.retry_timer.reset();
   d.acceptor.reset();
   d.io_owner.reset();
-  if (d.stateless_root) d.srv.close_session(d.stateless_root);
+  if (d.stateless_root) server_access::close_session(d.srv, d.stateless_root);
 }
 
 http_server_stats http_server::stats() const {
@@ -321,9 +321,12 @@ std::shared_ptr<detail::http_session> http_server::impl::new_session(const conn_
       }
       sessions.erase(victim->id);
     }
-    hs = std::make_shared<detail::http_session>();
-    hs->id = random_token(16);
-    hs->s = srv.open_session();
+    hs = std::make_shared<detail::http_session>(srv, random_token(16));
+    // The session's unsolicited messages (list changes, logs, resource updates) go out through
+    // the connection's send: its GET stream.
+    hs->s = server_access::open_session(srv, [w = std::weak_ptr<detail::http_session>(hs)](const json& m) {
+      if (auto h = w.lock()) (void)h->send(m);
+    });
     hs->s->id = hs->id;
     sessions[hs->id] = hs;
   }
@@ -337,28 +340,16 @@ void http_server::impl::close_session(const std::shared_ptr<detail::http_session
     auto it = sessions.find(hs->id);
     if (it != sessions.end() && it->second == hs) sessions.erase(it);
   }
-  std::vector<std::shared_ptr<detail::sse_stream>> streams;
-  {
-    std::lock_guard lock(hs->mu);
-    hs->closed = true;
-    for (auto& [id, st] : hs->streams) streams.push_back(st);
-  }
-  srv.close_session(hs->s);
-  for (auto& st : streams) st->end();
+  hs->close();
 }
 
-void http_server::impl::run(const conn_ptr& c, const http_request& req, const jsonrpc::request& r,
-                            std::function<void()> job) {
-  if (srv.runs_inline(r)) return job();
-  bool keep = req.keep_alive();
-  if (!pool.post(std::move(job), options.max_pending_requests)) {
-    auto resp = jsonrpc::response::failure(
-        r.id, -32000,
-        "Service Unavailable: max_pending_requests (" + std::to_string(options.max_pending_requests) +
-            ") requests are being handled; retry later",
-        {{"limit", "max_pending_requests"}, {"value", options.max_pending_requests}});
-    c->respond(http::status::service_unavailable, jsonrpc::serialize(resp), "application/json", {}, keep);
-  }
+void http_server::impl::refuse_busy(const conn_ptr& c, bool keep_alive, const jsonrpc::message_id& id) {
+  auto resp = jsonrpc::response::failure(
+      id, -32000,
+      "Service Unavailable: max_pending_requests (" + std::to_string(options.max_pending_requests) +
+          ") requests are being handled; retry later",
+      {{"limit", "max_pending_requests"}, {"value", options.max_pending_requests}});
+  c->respond(http::status::service_unavailable, jsonrpc::serialize(resp), "application/json", {}, keep_alive);
 }
 
 namespace {

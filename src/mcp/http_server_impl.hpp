@@ -7,7 +7,7 @@
 #include <thread>
 #include <unordered_map>
 
-#include "mcp/http_io.hpp"
+#include "mcp/http_session_conn.hpp"
 
 namespace tooluse::mcp {
 
@@ -80,10 +80,8 @@ struct http_server::impl : detail::conn_hooks, std::enable_shared_from_this<http
   conn_ptr oldest_idle_locked();
   void reap_loop();
   bool check_host_origin(const http_request& req) const;
-  /// run handles a request on the I/O thread when it may (quick), else on the pool; 503 when
-  /// max_pending_requests are pending.
-  void run(const conn_ptr& c, const http_request& req, const jsonrpc::request& r,
-           std::function<void()> job);
+  /// refuse_busy answers a request the handler pool cannot take: 503, max_pending_requests.
+  void refuse_busy(const conn_ptr& c, bool keep_alive, const jsonrpc::message_id& id);
 
   void post(const conn_ptr& c, http_request& req);
   void get(const conn_ptr& c, http_request& req);
@@ -91,6 +89,10 @@ struct http_server::impl : detail::conn_hooks, std::enable_shared_from_this<http
   void post_stateless(const conn_ptr& c, http_request& req, jsonrpc::message m);
   void post_session(const conn_ptr& c, http_request& req, const std::shared_ptr<detail::http_session>& hs,
                     jsonrpc::message m);
+  /// admit routes a POSTed request of `hs` to `reply`; false when the session's limits refused
+  /// it (the refusal is written).
+  bool admit(const conn_ptr& c, http_request& req, detail::http_session& hs, const jsonrpc::request& r,
+             const json& id, detail::post_reply& reply);
   void listen(const conn_ptr& c, http_request& req, const jsonrpc::request& r);
   std::shared_ptr<detail::http_session> find_session(const std::string& id);
   /// new_session makes a session, evicting an unused one at max_sessions; null: 503 sent.

@@ -11,17 +11,30 @@
 #include <optional>
 
 #include "mcp/line_connection.hpp"
+#include "mcp/server_impl.hpp"
 
 namespace tooluse::mcp {
 
-message_pump::message_pump(server& srv, std::function<void(const json&)> send, stream_options options)
-    : srv_(srv), send_(std::move(send)), options_(options) {
-  session_ = srv_.open_session([this](const json& m) { this->write(m); });
+bool answer(server& srv, const std::shared_ptr<session>& s, connection& out, const jsonrpc::message& m,
+            std::atomic<bool>* write_failed) {
+  const auto* r = std::get_if<jsonrpc::request>(&m);
+  if (!r) return server_access::handle_message(srv, s, m, [](const json&, bool) {});
+  const json id = jsonrpc::id_to_json(r->id);
+  return server_access::handle_message(srv, s, m, [&](const json& j, bool) {
+    if (!out.send_related(j, id) && write_failed) *write_failed = true;
+  });
+}
+
+message_pump::message_pump(server& srv, connection& out, stream_options options)
+    : srv_(srv), out_(out), options_(options) {
+  session_ = server_access::open_session(srv_, [this](const json& m) { this->write(m); });
 }
 
 message_pump::~message_pump() { finish(); }
 
-void message_pump::write(const json& message) { send_(message); }
+void message_pump::write(const json& message) {
+  if (!out_.send(message)) write_failed_ = true;
+}
 
 void message_pump::feed(json message) {
   auto parsed = jsonrpc::parse_value(message);
@@ -30,8 +43,8 @@ void message_pump::feed(json message) {
     auto* r = std::get_if<jsonrpc::request>(&m);
     // Requests that never block (server::runs_inline: lists, ping, a synchronous tool on the
     // engine's fast path) are answered on the reading thread, in order.
-    if (!r || srv_.runs_inline(*r)) {
-      srv_.handle_message(session_, m, [this](const json& j, bool) { write(j); });
+    if (!r || server_access::runs_inline(srv_, *r)) {
+      answer(srv_, session_, out_, m, &write_failed_);
       continue;
     }
     // Requests that may block (tools, prompts, reads) run on a pool that grows up to
@@ -68,7 +81,7 @@ void message_pump::worker() {
     jsonrpc::message m = std::move(queue_.front());
     queue_.pop_front();
     lock.unlock();
-    srv_.handle_message(session_, m, [this](const json& j, bool) { write(j); });
+    answer(srv_, session_, out_, m, &write_failed_);
     lock.lock();
     --running_;
     cv_.notify_all();
@@ -101,7 +114,7 @@ void message_pump::finish() {
     cv_.notify_all();
   }
   for (auto& t : workers_) t.join();
-  srv_.close_session(session_);
+  server_access::close_session(srv_, session_);
 }
 
 status serve(server& srv, connection& conn, const stream_options& options) {
@@ -109,13 +122,7 @@ status serve(server& srv, connection& conn, const stream_options& options) {
   std::condition_variable cv;
   bool ended = false;
   std::optional<error> failure;
-  std::atomic<bool> write_failed{false};
-  message_pump pump(
-      srv,
-      [&](const json& m) {
-        if (!conn.send(m)) write_failed = true;
-      },
-      options);
+  message_pump pump(srv, conn, options);
   connection_handlers h;
   h.on_message = [&](json m) { pump.feed(std::move(m)); };
   h.on_bad_input = [&](std::string_view head, const error& why) { pump.bad_input(head, why); };
@@ -137,7 +144,7 @@ status serve(server& srv, connection& conn, const stream_options& options) {
   pump.finish();
   conn.close();
   if (failure) return fail(failure->code, "mcp " + failure->message);
-  if (write_failed) return fail(errc::io_error, "mcp " + conn.describe() + ": writing to the output failed");
+  if (pump.write_failed()) return fail(errc::io_error, "mcp " + conn.describe() + ": writing to the output failed");
   return {};
 }
 

@@ -1,9 +1,13 @@
 #pragma once
-// message_pump: a server session over one connection (connection.hpp), what mcp::serve runs.
-// Messages come in on the connection's reading thread; responses, notifications and requests
-// that never block are handled there, at once and in order; other requests on worker threads
-// (they may block on the client, e.g. sampling). Everything goes out through `send`.
+// Serving a connection (connection.hpp): `answer` handles one message of a session and writes
+// what it emits through the connection, which every transport shares (serve, the HTTP
+// server's sessions and stateless POSTs); message_pump is the server session over one
+// message-stream connection, what mcp::serve runs. Messages come in on the connection's
+// reading thread; responses, notifications and requests that never block are handled there,
+// at once and in order; other requests on worker threads (they may block on the client, e.g.
+// sampling).
 
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -19,10 +23,18 @@
 
 namespace tooluse::mcp {
 
+/// answer handles message `m` of session `s` (server_access::handle_message) and writes what a
+/// request emits through `out.send_related(message, the request's id)`: related notifications
+/// and server requests first, its response last. Responses and notifications of the client
+/// emit nothing. Blocks while a handler runs. Returns false when a request was cancelled and
+/// gets no response. A failed write sets `*write_failed` (when given).
+bool answer(server& srv, const std::shared_ptr<session>& s, connection& out, const jsonrpc::message& m,
+            std::atomic<bool>* write_failed = nullptr);
+
 class message_pump {
  public:
-  /// send writes one message to the client; it must be thread-safe (a connection's send is).
-  message_pump(server& srv, std::function<void(const json&)> send, stream_options options);
+  /// `out` is the connection served; its send is thread-safe.
+  message_pump(server& srv, connection& out, stream_options options);
   ~message_pump();
 
   /// feed handles one message.
@@ -32,13 +44,15 @@ class message_pump {
   void bad_input(std::string_view head, const error& why);
   /// finish waits for running requests and closes the session.
   void finish();
+  /// write_failed tells whether a write to the connection failed.
+  bool write_failed() const { return write_failed_; }
 
  private:
   void write(const json& message);
   void worker();
 
   server& srv_;
-  std::function<void(const json&)> send_;
+  connection& out_;
   stream_options options_;
   std::shared_ptr<session> session_;
   std::mutex mu_;
@@ -47,6 +61,7 @@ class message_pump {
   int idle_ = 0;      ///< workers waiting for a request
   bool finished_ = false;
   bool stopping_ = false;
+  std::atomic<bool> write_failed_{false};
   std::deque<jsonrpc::message> queue_;
   std::vector<std::thread> workers_;
 };

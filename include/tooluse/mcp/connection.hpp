@@ -5,8 +5,8 @@
 /// connection (serve), the client talks through one (client::connect); neither knows what
 /// carries the bytes. Transports: stdio (newline-delimited JSON on file descriptors, or a
 /// child process for the client: stdio_client_transport.hpp), Streamable HTTP (the client's
-/// http_client_transport.hpp; the server side, http_server.hpp, maps each HTTP session or
-/// stateless request onto the same server), and in memory (memory_pipe, memory_transport).
+/// http_client_transport.hpp; the server side, http_server.hpp, serves each HTTP session, and
+/// each stateless request, as a connection of its own), and in memory (memory_pipe, memory_transport).
 /// design/transport.md says how a message travels, thread by thread.
 ///
 /// Concurrency contract of every connection:
@@ -83,6 +83,16 @@ class connection {
   /// send delivers one JSON-RPC message (request, notification or response). Replies arrive
   /// through on_message, whatever the transport (HTTP: in the POST's JSON or SSE body).
   virtual status send(const json& message) = 0;
+
+  /// send_related sends a message that belongs to the handling of request `request_id` (the
+  /// id as in the request): its progress and log notifications, the requests the server makes
+  /// while handling it, and last its response (the message without a "method"). A transport
+  /// with a stream per request (the Streamable HTTP server: the POST's JSON or SSE response)
+  /// writes it on that request's stream; the default sends it like send().
+  virtual status send_related(const json& message, const json& request_id) {
+    (void)request_id;
+    return send(message);
+  }
 
   /// send_with_headers is send() with extra HTTP headers (2026-07-28 `Mcp-Param-*`); the
   /// default (transports without headers) ignores them.

@@ -220,7 +220,15 @@ class server {
   /// options returns the options.
   const server_options& options() const;
 
-  // --- transport plumbing -----------------------------------------------------------------
+  struct impl;
+
+ private:
+  friend class request_context;
+  /// server_access (src/mcp/server_impl.hpp) is how serve() and the HTTP server reach the
+  /// session plumbing below; applications serve a connection (connection.hpp, http_server.hpp).
+  friend struct server_access;
+
+  // --- session plumbing (serve, http_server) ----------------------------------------------
 
   /// open_session creates a session for a connection (stdio, in-memory, an HTTP session).
   /// `outbound` receives messages not tied to a request (list changes, log messages, resource
@@ -261,10 +269,6 @@ class server {
   /// acknowledgement now and matching notifications later, until the returned handle dies.
   std::shared_ptr<void> listen(const jsonrpc::request& r, std::function<void(const json&)> emit);
 
-  struct impl;
-
- private:
-  friend class request_context;
   std::unique_ptr<impl> impl_;
 };
 

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "tooluse/jsonrpc/framing.hpp"
+#include "mcp/server_impl.hpp"
 #include "unit/mcp/mcp_test_util.hpp"
 
 namespace mcp = tooluse::mcp;
@@ -54,17 +55,17 @@ jsonrpc::message parse(const json& j) {
 
 struct fixture {
   mcp::server server{{.name = "ctx", .version = "1"}};
-  std::shared_ptr<mcp::session> s = server.open_session();
-  ~fixture() { server.close_session(s); }
+  std::shared_ptr<mcp::session> s = mcp::server_access::open_session(server);
+  ~fixture() { mcp::server_access::close_session(server, s); }
   void init(json caps = json::object()) {
     sink out;
-    server.handle_message(s, parse(req(0, "initialize", {{"protocolVersion", "2025-11-25"}, {"capabilities", caps}})),
+    mcp::server_access::handle_message(server, s, parse(req(0, "initialize", {{"protocolVersion", "2025-11-25"}, {"capabilities", caps}})),
                           out.fn());
   }
   // handle runs one message and returns what was emitted.
   std::vector<std::pair<json, bool>> handle(const json& m, bool* answered = nullptr) {
     sink out;
-    bool a = server.handle_message(s, parse(m), out.fn());
+    bool a = mcp::server_access::handle_message(server, s, parse(m), out.fn());
     if (answered) *answered = a;
     return out.got;
   }
@@ -126,7 +127,7 @@ TEST(mcp_context, a_client_answer_reaches_the_waiting_handler) {
   f.init({{"roots", json::object()}});
   sink out;
   auto done = std::async(std::launch::async, [&] {
-    return f.server.handle_message(f.s, parse(req(1, "tools/call", {{"name", "ask"}})), out.fn());
+    return mcp::server_access::handle_message(f.server, f.s, parse(req(1, "tools/call", {{"name", "ask"}})), out.fn());
   });
   auto ask = out.wait_for_method("roots/list");
   ASSERT_TRUE(ask);
@@ -150,7 +151,7 @@ TEST(mcp_context, a_client_error_is_a_protocol_error_with_its_code) {
   f.init();
   sink out;
   auto done = std::async(std::launch::async, [&] {
-    return f.server.handle_message(f.s, parse(req(1, "tools/call", {{"name", "ask"}})), out.fn());
+    return mcp::server_access::handle_message(f.server, f.s, parse(req(1, "tools/call", {{"name", "ask"}})), out.fn());
   });
   auto ask = out.wait_for_method("sampling/createMessage");
   ASSERT_TRUE(ask);
@@ -189,7 +190,7 @@ TEST(mcp_context, cancelling_the_request_wakes_a_handler_waiting_for_the_client)
   f.init();
   sink out;
   auto done = std::async(std::launch::async, [&] {
-    return f.server.handle_message(f.s, parse(req(7, "tools/call", {{"name", "ask"}})), out.fn());
+    return mcp::server_access::handle_message(f.server, f.s, parse(req(7, "tools/call", {{"name", "ask"}})), out.fn());
   });
   ASSERT_TRUE(out.wait_for_method("elicitation/create"));
   f.handle(notif("notifications/cancelled", {{"requestId", 7}, {"reason", "user"}}));
@@ -204,7 +205,7 @@ TEST(mcp_context, cancelling_the_request_wakes_a_handler_waiting_for_the_client)
 
 TEST(mcp_context, closing_the_session_fails_pending_client_requests) {
   mcp::server server({.name = "ctx", .version = "1"});
-  auto s = server.open_session();
+  auto s = mcp::server_access::open_session(server);
   std::promise<std::string> outcome;
   server.add_tool({.name = "ask"}, [&](const json&, mcp::request_context& ctx) -> mcp::tool_outcome {
     auto r = ctx.request_client("roots/list", json::object(), 30s);
@@ -213,12 +214,12 @@ TEST(mcp_context, closing_the_session_fails_pending_client_requests) {
     return tool_result::text(again ? "again answered" : again.error().message);
   });
   sink out;
-  server.handle_message(s, parse(req(0, "initialize", {{"protocolVersion", "2025-11-25"}})), out.fn());
+  mcp::server_access::handle_message(server, s, parse(req(0, "initialize", {{"protocolVersion", "2025-11-25"}})), out.fn());
   auto done = std::async(std::launch::async, [&] {
-    return server.handle_message(s, parse(req(1, "tools/call", {{"name", "ask"}})), out.fn());
+    return mcp::server_access::handle_message(server, s, parse(req(1, "tools/call", {{"name", "ask"}})), out.fn());
   });
   ASSERT_TRUE(out.wait_for_method("roots/list"));
-  server.close_session(s);
+  mcp::server_access::close_session(server, s);
   EXPECT_EQ(outcome.get_future().get(), "cancelled");
   // The tool saw its stop requested (close stops running calls): no response.
   EXPECT_FALSE(done.get());
@@ -267,12 +268,12 @@ TEST(mcp_context, log_on_a_session_without_a_level_passes_everything) {
 TEST(mcp_context, outbound_messages_stop_after_close) {
   mcp::server server({.name = "o", .version = "1"});
   std::vector<json> got;
-  auto s = server.open_session([&](const json& j) { got.push_back(j); });
-  server.handle_message(s, parse(req(0, "initialize", {{"protocolVersion", "2025-11-25"}})), [](const json&, bool) {});
+  auto s = mcp::server_access::open_session(server, [&](const json& j) { got.push_back(j); });
+  mcp::server_access::handle_message(server, s, parse(req(0, "initialize", {{"protocolVersion", "2025-11-25"}})), [](const json&, bool) {});
   server.notify_list_changed("resources");
   ASSERT_EQ(got.size(), 1u);
   EXPECT_EQ(got[0]["method"], "notifications/resources/list_changed");
-  server.close_session(s);
+  mcp::server_access::close_session(server, s);
   server.notify_list_changed("resources");
   server.log(mcp::log_level::emergency, "x");
   EXPECT_EQ(got.size(), 1u);

@@ -7,6 +7,7 @@
 
 #include "tooluse/mcp/server.hpp"
 #include "tooluse/mcp/transport.hpp"
+#include "mcp/server_impl.hpp"
 
 namespace mcp = tooluse::mcp;
 using tooluse::json;
@@ -227,14 +228,14 @@ TEST(mcp_server, registry_change_notifies_initialized_sessions) {
 TEST(mcp_server, server_log_reaches_every_session_every_time) {
   fixture f;
   std::atomic<int> a{0}, b{0};
-  auto sa = f.server.open_session([&](const json&) { ++a; });
-  auto sb = f.server.open_session([&](const json&) { ++b; });
+  auto sa = mcp::server_access::open_session(f.server, [&](const json&) { ++a; });
+  auto sb = mcp::server_access::open_session(f.server, [&](const json&) { ++b; });
   for (int i = 0; i < 3; ++i) f.server.log(mcp::log_level::error, "message " + std::to_string(i));
   EXPECT_EQ(a.load(), 3);
   EXPECT_EQ(b.load(), 3);
-  f.server.close_session(sa);
+  mcp::server_access::close_session(f.server, sa);
   f.server.log(mcp::log_level::error, "after close");
   EXPECT_EQ(a.load(), 3);
   EXPECT_EQ(b.load(), 4);
-  f.server.close_session(sb);
+  mcp::server_access::close_session(f.server, sb);
 }

@@ -1,0 +1,125 @@
+#pragma once
+// The server side of Streamable HTTP as connections (connection.hpp), served by `answer`
+// (pump.hpp) like stdio and in-memory connections: an HTTP session of the handshake revisions
+// (http_session: its POSTs bring the messages in; send_related routes what a request emits to
+// the POST that asked, by request id; send, the session's unsolicited messages, goes to the
+// GET stream), and one POST of the stateless 2026-07-28 revision (post_connection: a
+// one-message connection whose every message goes to that POST's response).
+// design/transport.md has the model; design/mcp-server.md the threads.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "mcp/http_io.hpp"
+
+namespace tooluse::mcp::detail {
+
+class http_session;
+
+/// post_reply answers one POSTed request: plain JSON when the response is the first thing to
+/// send, otherwise an SSE stream that carries the related messages and ends with the
+/// response. Thread-safe.
+class post_reply {
+ public:
+  /// `hs` (null for a stateless POST) must outlive the reply.
+  post_reply(std::shared_ptr<connection> c, bool keep_alive, http_session* hs, header_list headers,
+             bool stateless, const http_options& options)
+      : c_(std::move(c)), keep_alive_(keep_alive), hs_(hs), headers_(std::move(headers)), stateless_(stateless),
+        options_(options) {}
+
+  /// emit writes one message; `last` is the response, which ends the reply.
+  void emit(const json& message, bool last);
+  /// finish ends the reply when the request produced no response (cancelled): 202, or the end
+  /// of the SSE stream. Idempotent.
+  void finish();
+
+ private:
+  http::status status_for(const json& m) const;
+  void start();
+  void finish_locked();
+
+  std::shared_ptr<connection> c_;
+  bool keep_alive_;
+  http_session* hs_;
+  header_list headers_;
+  bool stateless_;
+  const http_options& options_;
+  std::mutex mu_;
+  std::shared_ptr<sse_stream> stream_;
+  bool done_ = false;
+};
+
+/// http_session is a session of the handshake revisions (2025-03-26 .. 2025-11-25) as a
+/// connection. The HTTP server handles each POSTed message with answer(server, s, *this, m)
+/// after routing the POST's reply by the request's id (admit); what the server sends comes back
+/// through send_related (to that reply; the response ends the route) or send (the GET stream).
+class http_session : public mcp::connection {
+ public:
+  http_session(server& srv, std::string id);
+  ~http_session() override = default;
+
+  /// admit_result says whether a POSTed request may be handled now.
+  enum class admit_result { ok, too_many_streams, too_many_pending, duplicate_id };
+  /// admit routes the messages of request `id` to `reply` until its response is sent (or
+  /// done() is called), within the session's limits: max_streams_per_session open streams,
+  /// max_pending_per_session requests being handled, and one request per id at a time.
+  admit_result admit(const json& id, post_reply& reply, const http_options& options);
+  /// done ends the route of request `id` to `reply` if it remains (the request was cancelled
+  /// and got no response, or it could not be handled).
+  void done(const json& id, const post_reply& reply);
+
+  // connection
+  /// start keeps the handlers; the server never reports the end of a session through them
+  /// (a session ends by DELETE, expiry or eviction, which the server itself decides).
+  status start(connection_handlers h) override;
+  /// send writes a message not related to a request on the GET stream (dropped while the
+  /// client has never opened one; replayed to a client that resumes it).
+  status send(const json& message) override;
+  /// send_related writes a request's message on the POST stream of that request, or, when no
+  /// POST waits for it, like send().
+  status send_related(const json& message, const json& request_id) override;
+  /// close ends the session: its streams end, pending client requests fail, running requests
+  /// are stopped. Idempotent.
+  void close() override;
+  std::string describe() const override { return "HTTP session " + id; }
+
+  const std::string id;
+  std::shared_ptr<session> s;  ///< the server's session state
+  std::mutex mu;               // guards what follows
+  std::map<std::string, std::shared_ptr<sse_stream>> streams;  ///< by stream id
+  std::shared_ptr<sse_stream> standalone;                        ///< the GET stream
+  std::size_t open_streams = 0;
+  std::size_t pending = 0;  ///< requests being handled (routes_.size())
+  std::uint64_t next_stream = 0;
+  bool closed = false;
+  bool used = false;  ///< a request after initialize arrived (not an embryonic session)
+
+ private:
+  struct route {
+    json id;
+    post_reply* reply;
+  };
+  server& srv_;
+  std::vector<route> routes_;  ///< guarded by mu; few (max_pending_per_session)
+  connection_handlers handlers_;
+};
+
+/// post_connection is one POST of the stateless 2026-07-28 revision as a one-message
+/// connection: everything sent on it (the request's notifications, then its response) is the
+/// POST's reply. close() ends the reply if no response was sent.
+class post_connection : public mcp::connection {
+ public:
+  post_connection(std::shared_ptr<detail::connection> c, bool keep_alive, const http_options& options)
+      : reply_(std::move(c), keep_alive, nullptr, {}, true, options) {}
+  status start(connection_handlers) override { return {}; }
+  status send(const json& message) override;
+  status send_related(const json& message, const json&) override { return send(message); }
+  void close() override { reply_.finish(); }
+  std::string describe() const override { return "HTTP POST (2026-07-28)"; }
+
+ private:
+  post_reply reply_;
+};
+
+}  // namespace tooluse::mcp::detail
