@@ -12,16 +12,17 @@ namespace {
 using namespace testing;
 using namespace std::chrono_literals;
 
-// saturated holds the only worker of a one-thread pool until release() (or the end).
+// saturated holds the only worker of a one-thread pool until `hold` opens (or the end).
 struct saturated {
   tool_registry reg;
   gate hold;
-  counter started;
+  counter started, finished;
   std::atomic<int> ran{0};
   saturated() {
     reg.add({.name = "busy"}, [this](const json&, call_context&) {
       started.add();
       hold.wait();
+      finished.add();
       return tool_result::text("busy done");
     });
     add_echo(reg);
@@ -30,7 +31,11 @@ struct saturated {
       return tool_result::text("counted");
     });
   }
-  ~saturated() { hold.open(); }
+  // A handler given up on outlives its executor: let it finish before the gate goes away.
+  ~saturated() {
+    hold.open();
+    finished.wait_for(started.value());
+  }
 };
 
 TEST(executor_pool, queued_calls_are_counted_until_a_worker_takes_them) {
