@@ -48,8 +48,9 @@ TEST(executor_caps, a_batch_cap_holds_the_rest_of_the_batch_in_the_queue) {
   executor ex(reg, {.max_threads = 4});
   // The last call names no tool: it is refused while the batch is admitted, in call order, so
   // its end event says that the three before it are queued or running.
-  std::vector<tool_call> calls = {make_call("held", json::object(), "a"), make_call("held", json::object(), "b"),
-                                  make_call("held", json::object(), "c"), make_call("nope", json::object(), "m")};
+  std::vector<tool_call> calls = {
+      make_call("held", json::object(), "a"), make_call("held", json::object(), "b"),
+      make_call("held", json::object(), "c"), make_call("nope", json::object(), "m")};
   counter admitted;
   run_options o{.max_parallel = 1, .on_event = [&](const call_event& e) {
                   if (e.kind == event_kind::end && e.call && e.call->name == "nope") admitted.add();
@@ -80,8 +81,7 @@ TEST(executor_cache_budget, a_cached_result_spends_no_budget_and_says_it_was_cac
     return tool_result::text("value " + std::to_string(a["i"].get<int>()));
   });
   std::vector<std::pair<bool, int>> ends;  // (cached, attempts) of every end event
-  executor ex(reg, {.cache = {.capacity = 8, .ttl = 60s},
-                    .on_event = [&](const call_event& e) {
+  executor ex(reg, {.cache = {.capacity = 8, .ttl = 60s}, .on_event = [&](const call_event& e) {
                       if (e.kind == event_kind::end) ends.emplace_back(e.cached, e.attempts);
                     }});
   auto budget = std::make_shared<run_budget>(budget_limits{.max_calls = 1, .max_cost = 1.0});
@@ -116,7 +116,8 @@ TEST(executor_breaker_timeouts, a_running_call_that_times_out_counts_as_a_failur
   tool_result r = ex.call(make_call("slow"));
   EXPECT_TRUE(r.is_error);
   EXPECT_EQ(r.meta.value("timeout", false), true);
-  EXPECT_NE(r.all_text().find("tool \"slow\" timed out after 50 ms; it may still finish"), std::string::npos)
+  EXPECT_NE(r.all_text().find("tool \"slow\" timed out after 50 ms; it may still finish"),
+            std::string::npos)
       << r.all_text();
   stopped.wait_for(1);
   EXPECT_EQ(ex.breaker("slow"), breaker_state::open);

@@ -34,8 +34,8 @@ TEST(executor_fast_path_retry, transient_errors_are_retried_on_the_callers_threa
   std::atomic<int> calls{0};
   std::thread::id where;
   add_flaky(reg, 2, calls, &where);
-  executor ex(reg, {.retry = {.max_attempts = 3, .initial_backoff = 100ms, .jitter = 0},
-                    .time = time});
+  executor ex(reg,
+              {.retry = {.max_attempts = 3, .initial_backoff = 100ms, .jitter = 0}, .time = time});
   ASSERT_TRUE(ex.runs_inline("flaky"));
   tool_result r = ex.call(make_call("flaky"));
   EXPECT_FALSE(r.is_error);
@@ -86,10 +86,13 @@ TEST(executor_fast_path_events, progress_reaches_both_the_executor_and_the_call_
   std::vector<std::string> global, local;
   auto record = [](std::vector<std::string>& into) {
     return [&into](const call_event& e) {
-      std::string s = e.kind == event_kind::start ? "start" : e.kind == event_kind::end ? "end" : "progress";
-      if (e.progress) s += ":" + std::to_string(static_cast<int>(e.progress->progress)) + "/" +
-                           std::to_string(static_cast<int>(e.progress->total.value_or(-1))) +
-                           (e.progress->message.empty() ? "" : ":" + e.progress->message);
+      std::string s = e.kind == event_kind::start ? "start"
+                      : e.kind == event_kind::end ? "end"
+                                                  : "progress";
+      if (e.progress)
+        s += ":" + std::to_string(static_cast<int>(e.progress->progress)) + "/" +
+             std::to_string(static_cast<int>(e.progress->total.value_or(-1))) +
+             (e.progress->message.empty() ? "" : ":" + e.progress->message);
       if (e.result) s += ":" + std::string(to_string(e.outcome));
       s += "@" + std::string(e.session);
       into.push_back(s);
@@ -168,7 +171,8 @@ TEST(executor_fast_path_breaker, an_open_breaker_sends_the_call_to_the_pool_whic
   EXPECT_EQ(ex.breaker("fragile"), breaker_state::open);
   tool_result refused = ex.call(make_call("fragile"));
   EXPECT_TRUE(refused.is_error);
-  EXPECT_NE(refused.all_text().find("tool \"fragile\" is temporarily unavailable"), std::string::npos);
+  EXPECT_NE(refused.all_text().find("tool \"fragile\" is temporarily unavailable"),
+            std::string::npos);
   EXPECT_EQ(refused.meta.value("retry_after_ms", 0), 1000);
   EXPECT_EQ(ran.load(), 2);
   EXPECT_EQ(outcomes, (std::vector<call_outcome>{call_outcome::error, call_outcome::error,
@@ -211,7 +215,8 @@ TEST(executor_fast_path_handoff, unparsed_arguments_are_refused_with_the_schema)
   c.arguments = nullptr;
   tool_result r = ex.call(c);
   EXPECT_TRUE(r.is_error);
-  EXPECT_NE(r.all_text().find("the arguments for tool \"quick\" are not valid JSON"), std::string::npos);
+  EXPECT_NE(r.all_text().find("the arguments for tool \"quick\" are not valid JSON"),
+            std::string::npos);
   EXPECT_NE(r.all_text().find("\"required\""), std::string::npos);  // the schema is shown
   EXPECT_EQ(where, std::thread::id());
 }
@@ -229,9 +234,8 @@ TEST(executor_fast_path_handoff, an_unknown_tool_names_the_available_ones) {
 
 TEST(executor_fast_path_handoff, a_throwing_synchronous_tool_is_an_error_result) {
   tool_registry reg;
-  reg.add({.name = "boom", .synchronous = true}, [](const json&, call_context&) -> tool_result {
-    throw std::runtime_error("kaput");
-  });
+  reg.add({.name = "boom", .synchronous = true},
+          [](const json&, call_context&) -> tool_result { throw std::runtime_error("kaput"); });
   reg.add({.name = "odd", .synchronous = true}, [](const json&, call_context&) -> tool_result {
     throw 42;  // not a std::exception
   });

@@ -103,9 +103,8 @@ TEST(executor_pool, run_all_with_a_stop_requested_midway_cancels_what_has_not_fi
   std::stop_source stop;
   std::vector<tool_call> calls = {make_call("busy"), make_call("counted"),
                                   make_call("echo", {{"i", 1}})};
-  std::future<std::vector<tool_result>> results = std::async(std::launch::async, [&] {
-    return ex.run_all(calls, {.stop = stop.get_token()});
-  });
+  std::future<std::vector<tool_result>> results =
+      std::async(std::launch::async, [&] { return ex.run_all(calls, {.stop = stop.get_token()}); });
   s.started.wait_for(1);
   stop.request_stop();
   auto out = results.get();
@@ -136,10 +135,10 @@ TEST(executor_approval_details, the_policy_sees_the_tool_the_call_and_the_sessio
   dangerous d;
   std::string seen;
   executor ex(d.reg, {.approval = [&](const approval_request& r) {
-                        seen = r.definition.name + "|" + r.call.id + "|" + std::string(r.session) +
-                               "|" + dump_json(r.call.arguments);
-                        return approval_decision::approve();
-                      }});
+                seen = r.definition.name + "|" + r.call.id + "|" + std::string(r.session) + "|" +
+                       dump_json(r.call.arguments);
+                return approval_decision::approve();
+              }});
   EXPECT_EQ(ex.call(make_call("wipe", {{"n", 2}}, "c7"), {.session = "alice"}).all_text(),
             "wiped 2");
   EXPECT_EQ(seen, "wipe|c7|alice|{\"n\":2}");
@@ -147,7 +146,8 @@ TEST(executor_approval_details, the_policy_sees_the_tool_the_call_and_the_sessio
 
 TEST(executor_approval_details, a_defer_without_a_message_gives_a_default_reason_and_the_session) {
   dangerous d;
-  executor ex(d.reg, {.approval = [](const approval_request&) { return approval_decision::defer(); }});
+  executor ex(d.reg,
+              {.approval = [](const approval_request&) { return approval_decision::defer(); }});
   tool_result r = ex.call(make_call("wipe", {{"n", 1}}, "c1"), {.session = "bob"});
   EXPECT_FALSE(r.is_error);  // waiting is not a failure of the tool
   EXPECT_EQ(r.all_text(), "the call to tool \"wipe\" is waiting for approval and has not run yet");
@@ -172,9 +172,9 @@ TEST(executor_approval_details, an_edit_is_asked_once_and_runs_the_new_arguments
   dangerous d;
   int asked = 0;
   executor ex(d.reg, {.approval = [&](const approval_request&) {
-                        ++asked;
-                        return approval_decision::edit({{"n", 9}});
-                      }});
+                ++asked;
+                return approval_decision::edit({{"n", 9}});
+              }});
   EXPECT_EQ(ex.call(make_call("wipe", {{"n", 1}})).all_text(), "wiped 9");
   EXPECT_EQ(asked, 1);
   EXPECT_EQ(d.last.load(), 9);
@@ -182,7 +182,8 @@ TEST(executor_approval_details, an_edit_is_asked_once_and_runs_the_new_arguments
 
 TEST(executor_approval_details, resume_with_an_invalid_edit_does_not_run) {
   dangerous d;
-  executor ex(d.reg, {.approval = [](const approval_request&) { return approval_decision::defer("ask"); }});
+  executor ex(
+      d.reg, {.approval = [](const approval_request&) { return approval_decision::defer("ask"); }});
   auto p = pending_from_result(ex.call(make_call("wipe", {{"n", 1}})));
   ASSERT_TRUE(p);
   EXPECT_EQ(p->reason, "ask");
@@ -198,8 +199,8 @@ TEST(executor_approval_details, a_rejected_or_deferred_call_does_not_spend_the_b
   dangerous d;
   int n = 0;
   executor ex(d.reg, {.approval = [&](const approval_request&) {
-                        return ++n == 1 ? approval_decision::reject("no") : approval_decision::defer();
-                      }});
+                return ++n == 1 ? approval_decision::reject("no") : approval_decision::defer();
+              }});
   auto budget = std::make_shared<run_budget>(budget_limits{.max_calls = 1});
   EXPECT_TRUE(ex.call(make_call("wipe", {{"n", 1}}), {.budget = budget}).is_error);
   EXPECT_TRUE(pending_from_result(ex.call(make_call("wipe", {{"n", 1}}), {.budget = budget})));
@@ -217,8 +218,9 @@ TEST(executor_rate_limit_sessions, each_session_has_its_own_window) {
   time->advance(400ms);
   tool_result a = ex.call(make_call("limited", {{"i", 4}}), {.session = "a"});
   EXPECT_TRUE(a.is_error);
-  EXPECT_EQ(a.all_text(), "rate limit of tool \"limited\" reached for session \"a\": at most 1 calls "
-                          "per 1000 ms; retry after 600 ms");
+  EXPECT_EQ(a.all_text(),
+            "rate limit of tool \"limited\" reached for session \"a\": at most 1 calls "
+            "per 1000 ms; retry after 600 ms");
   EXPECT_EQ(a.meta.value("retry_after_ms", 0), 600);
   tool_result d = ex.call(make_call("limited", {{"i", 5}}));
   EXPECT_NE(d.all_text().find("for session \"default\""), std::string::npos);
@@ -231,11 +233,11 @@ TEST(executor_rate_limit_sessions, a_refusal_is_not_a_failure_of_the_tool) {
   tool_registry reg;
   add_echo(reg, {.name = "limited", .rate = {.calls = 1, .window = 1000ms}});
   std::vector<call_outcome> outcomes;
-  executor ex(reg, {.breaker = {.failure_threshold = 1},
-                    .time = time,
-                    .on_event = [&](const call_event& e) {
-                      if (e.kind == event_kind::end) outcomes.push_back(e.outcome);
-                    }});
+  executor ex(
+      reg,
+      {.breaker = {.failure_threshold = 1}, .time = time, .on_event = [&](const call_event& e) {
+         if (e.kind == event_kind::end) outcomes.push_back(e.outcome);
+       }});
   EXPECT_FALSE(ex.call(make_call("limited", {{"i", 1}})).is_error);
   EXPECT_TRUE(ex.call(make_call("limited", {{"i", 2}})).is_error);
   EXPECT_TRUE(ex.call(make_call("limited", {{"i", 3}})).is_error);

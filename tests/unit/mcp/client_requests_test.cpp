@@ -46,15 +46,16 @@ struct fixture {
   std::chrono::milliseconds ask_timeout{std::chrono::seconds(30)};
   fixture() {
     // ask sends the request named by its arguments and reports the answer (or the failure).
-    server.add_tool({.name = "ask"}, [this](const json& a, mcp::request_context& ctx) -> mcp::tool_outcome {
-      json params = a.contains("params") ? a["params"] : json(nullptr);
-      auto reply = ctx.request_client(a.value("method", "roots/list"), params, ask_timeout);
-      if (!reply) {
-        seen.record(reply.error());
-        return tool_result::error("client: " + reply.error().message);
-      }
-      return tool_result::text(reply->dump());
-    });
+    server.add_tool(
+        {.name = "ask"}, [this](const json& a, mcp::request_context& ctx) -> mcp::tool_outcome {
+          json params = a.contains("params") ? a["params"] : json(nullptr);
+          auto reply = ctx.request_client(a.value("method", "roots/list"), params, ask_timeout);
+          if (!reply) {
+            seen.record(reply.error());
+            return tool_result::error("client: " + reply.error().message);
+          }
+          return tool_result::text(reply->dump());
+        });
   }
 };
 
@@ -98,7 +99,8 @@ TEST(mcp_client_requests, answers_reach_the_call_that_asked_when_several_wait) {
   ASSERT_EQ(asked.size(), 2u);
   EXPECT_EQ(asked["elicitation/create"]["params"]["message"], "name?");
   EXPECT_NE(asked["roots/list"]["id"], asked["elicitation/create"]["id"]);
-  c.send(answer(asked["elicitation/create"]["id"], {{"action", "accept"}, {"content", {{"n", "Ada"}}}}));
+  c.send(answer(asked["elicitation/create"]["id"],
+                {{"action", "accept"}, {"content", {{"n", "Ada"}}}}));
   c.send(answer(asked["roots/list"]["id"], {{"roots", json::array({{{"uri", "file:///w"}}})}}));
   std::map<int, json> responses;
   for (int i = 0; i < 2; ++i) {
@@ -136,7 +138,8 @@ TEST(mcp_client_requests, a_client_error_keeps_its_code_and_message) {
   c.send(req(1, "tools/call", call_ask("sampling/createMessage", {{"maxTokens", 1}})));
   auto asked = receive_method(c, "sampling/createMessage");
   ASSERT_TRUE(asked);
-  c.send({{"jsonrpc", "2.0"}, {"id", (*asked)["id"]},
+  c.send({{"jsonrpc", "2.0"},
+          {"id", (*asked)["id"]},
           {"error", {{"code", -1}, {"message", "User rejected sampling request"}}}});
   auto r = c.receive();
   ASSERT_TRUE(r);
@@ -157,7 +160,8 @@ TEST(mcp_client_requests, an_unanswered_request_times_out_and_a_late_answer_is_i
   auto r = c.request(req(1, "tools/call", call_ask("roots/list")), &before);
   ASSERT_TRUE(r);
   EXPECT_TRUE((*r)["result"]["isError"].get<bool>());
-  EXPECT_EQ((*r)["result"]["content"][0]["text"], "client: roots/list: the client did not answer in time");
+  EXPECT_EQ((*r)["result"]["content"][0]["text"],
+            "client: roots/list: the client did not answer in time");
   ASSERT_TRUE(f.seen.wait());
   EXPECT_EQ(f.seen.code, errc::timeout);
   // What came before the response: the request, then its cancellation with the reason.
@@ -236,11 +240,13 @@ TEST(mcp_client_requests, malformed_cancellations_are_ignored) {
 TEST(mcp_client_requests, stateless_calls_cannot_ask_the_client) {
   fixture f;
   mcp::memory_client c(f.server);  // no initialize: every request carries its own _meta
-  auto r = c.request(req(1, "tools/call", with_meta(call_ask("roots/list"), {{"roots", json::object()}})));
+  auto r = c.request(
+      req(1, "tools/call", with_meta(call_ask("roots/list"), {{"roots", json::object()}})));
   ASSERT_TRUE(r);
   EXPECT_TRUE((*r)["result"]["isError"].get<bool>());
-  EXPECT_NE((*r)["result"]["content"][0]["text"].get<std::string>().find("return input_required instead"),
-            std::string::npos);
+  EXPECT_NE(
+      (*r)["result"]["content"][0]["text"].get<std::string>().find("return input_required instead"),
+      std::string::npos);
   EXPECT_EQ((*r)["result"]["resultType"], "complete");
   ASSERT_TRUE(f.seen.wait());
   EXPECT_EQ(f.seen.code, errc::unsupported);

@@ -24,9 +24,10 @@ struct served {
   unsigned short port = 0;
   explicit served(mcp::http_options ho = {})
       : server({.name = "wire", .version = "1"}), http(server, std::move(ho)) {
-    server.add_tool({.name = "echo"}, [](const json& a, mcp::request_context&) -> mcp::tool_outcome {
-      return tool_result::text(a.dump());
-    });
+    server.add_tool({.name = "echo"},
+                    [](const json& a, mcp::request_context&) -> mcp::tool_outcome {
+                      return tool_result::text(a.dump());
+                    });
     EXPECT_TRUE(http.start());
     port = http.port();
   }
@@ -40,9 +41,10 @@ std::string list_body(int id) { return req(id, "tools/list", with_meta(json::obj
 std::string stateless_request(unsigned short port, int id, const std::string& version = "HTTP/1.1",
                               const std::string& connection = "") {
   std::string body = list_body(id);
-  std::string s = "POST /mcp " + version + "\r\nHost: 127.0.0.1:" + std::to_string(port) +
-                  "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
-                  "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/list\r\n";
+  std::string s =
+      "POST /mcp " + version + "\r\nHost: 127.0.0.1:" + std::to_string(port) +
+      "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
+      "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/list\r\n";
   if (!connection.empty()) s += "Connection: " + connection + "\r\n";
   s += "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
   return s;
@@ -90,19 +92,21 @@ TEST(mcp_http_wire, pipelined_requests_on_one_connection_are_answered_in_order) 
 
 TEST(mcp_http_wire, a_chunked_request_body_is_read_whole) {
   served s;
-  std::string body = req(4, "tools/call", with_meta({{"name", "echo"}, {"arguments", {{"k", "chunked"}}}})).dump();
+  std::string body =
+      req(4, "tools/call", with_meta({{"name", "echo"}, {"arguments", {{"k", "chunked"}}}})).dump();
   std::string half1 = body.substr(0, body.size() / 2), half2 = body.substr(body.size() / 2);
   auto hex = [](std::size_t n) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%zx", n);
     return std::string(buf);
   };
-  std::string text = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(s.port) +
-                     "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
-                     "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: echo\r\n"
-                     "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n" +
-                     hex(half1.size()) + "\r\n" + half1 + "\r\n" + hex(half2.size()) + "\r\n" + half2 +
-                     "\r\n0\r\n\r\n";
+  std::string text =
+      "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(s.port) +
+      "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
+      "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: echo\r\n"
+      "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n" +
+      hex(half1.size()) + "\r\n" + half1 + "\r\n" + hex(half2.size()) + "\r\n" + half2 +
+      "\r\n0\r\n\r\n";
   raw_conn c(s.port);
   ASSERT_TRUE(c.send_all(text));
   http_reply r = parse_reply(c.read_all());
@@ -141,14 +145,16 @@ TEST(mcp_http_wire, a_malformed_request_line_is_400_and_invalid_request) {
   EXPECT_EQ(r.status, 400) << c.received();
   json body = json::parse(r.body, nullptr, false);
   EXPECT_EQ(body["error"]["code"], -32600);
-  EXPECT_NE(body["error"]["message"].get<std::string>().find("malformed HTTP request"), std::string::npos);
+  EXPECT_NE(body["error"]["message"].get<std::string>().find("malformed HTTP request"),
+            std::string::npos);
 }
 
 TEST(mcp_http_wire, a_header_over_max_header_bytes_is_431_naming_the_option) {
   served s({.max_header_bytes = 1024});
   raw_conn c(s.port);
-  std::string text = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: " + std::string(2000, 'p') +
-                     "\r\nContent-Length: 0\r\n\r\n";
+  std::string text =
+      "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: " + std::string(2000, 'p') +
+      "\r\nContent-Length: 0\r\n\r\n";
   ASSERT_TRUE(c.send_all(text));
   http_reply r = parse_reply(c.read_all());
   EXPECT_EQ(r.status, 431) << c.received().substr(0, 200);
@@ -161,9 +167,11 @@ TEST(mcp_http_wire, a_chunked_body_that_grows_past_the_limit_is_413) {
   served s({.max_body_bytes = 64});
   raw_conn c(s.port);
   std::string chunk(100, 'x');
-  std::string text = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(s.port) +
-                     "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
-                     "Transfer-Encoding: chunked\r\n\r\n64\r\n" + chunk + "\r\n0\r\n\r\n";
+  std::string text =
+      "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(s.port) +
+      "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
+      "Transfer-Encoding: chunked\r\n\r\n64\r\n" +
+      chunk + "\r\n0\r\n\r\n";
   ASSERT_TRUE(c.send_all(text));
   http_reply r = parse_reply(c.read_all());
   EXPECT_EQ(r.status, 413) << c.received().substr(0, 200);
@@ -187,9 +195,10 @@ TEST(mcp_http_wire, a_header_that_stops_arriving_is_408_after_header_timeout) {
 TEST(mcp_http_wire, a_body_that_stops_arriving_is_408_after_body_timeout) {
   served s({.body_timeout = std::chrono::milliseconds(50)});
   raw_conn c(s.port);
-  ASSERT_TRUE(c.send_all("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(s.port) +
-                         "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
-                         "Content-Length: 100\r\n\r\n{\"jsonrpc\":"));
+  ASSERT_TRUE(c.send_all(
+      "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(s.port) +
+      "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
+      "Content-Length: 100\r\n\r\n{\"jsonrpc\":"));
   http_reply r = parse_reply(c.read_all());
   EXPECT_EQ(r.status, 408) << c.received();
   json body = json::parse(r.body, nullptr, false);
@@ -201,7 +210,7 @@ TEST(mcp_http_wire, an_idle_keep_alive_connection_is_closed_after_idle_timeout) 
   served s({.idle_timeout = std::chrono::milliseconds(50)});
   raw_conn c(s.port);
   ASSERT_TRUE(c.send_all(stateless_request(s.port, 1)));  // keep-alive, then nothing more
-  auto replies = split_replies(c.read_all());  // returns when the server closes
+  auto replies = split_replies(c.read_all());             // returns when the server closes
   ASSERT_EQ(replies.size(), 1u) << c.received();
   EXPECT_EQ(replies[0].header("connection"), "keep-alive");
   // The server closed it, so it leaves the counters (their update follows the close itself).

@@ -39,13 +39,15 @@ TEST(mcp_registry_calls, the_callers_idempotency_key_reaches_the_tool_verbatim) 
   mcp::server server({.name = "idem", .version = "1"}, &tools);
   mcp::memory_client c(server);
   handshake(c);
-  auto keyed = c.request(req(1, "tools/call", call("charge", json::object(),
-                                                   {{"io.tooluse/idempotency-key", "order-17"}})));
+  auto keyed =
+      c.request(req(1, "tools/call",
+                    call("charge", json::object(), {{"io.tooluse/idempotency-key", "order-17"}})));
   EXPECT_EQ(text_of(keyed), "key=order-17 id=");
   auto plain = c.request(req(2, "tools/call", call("charge")));
   EXPECT_EQ(text_of(plain), "key= id=mcp");
   // A key that is not a string is not a key.
-  auto odd = c.request(req(3, "tools/call", call("charge", json::object(), {{"io.tooluse/idempotency-key", 17}})));
+  auto odd = c.request(
+      req(3, "tools/call", call("charge", json::object(), {{"io.tooluse/idempotency-key", 17}})));
   EXPECT_EQ(text_of(odd), "key= id=mcp");
 }
 
@@ -69,7 +71,8 @@ TEST(mcp_registry_calls, the_servers_call_observer_sees_what_the_client_is_told)
   mcp::memory_client c(server);
   handshake(c);
   std::vector<json> notes;
-  auto r = c.request(req(1, "tools/call", call("steps", json::object(), {{"progressToken", 77}})), &notes);
+  auto r = c.request(req(1, "tools/call", call("steps", json::object(), {{"progressToken", 77}})),
+                     &notes);
   EXPECT_EQ(text_of(r), "done");
   ASSERT_EQ(notes.size(), 2u);
   EXPECT_EQ(notes[0]["method"], "notifications/progress");
@@ -98,21 +101,24 @@ TEST(mcp_registry_calls, a_deferred_approval_is_a_tool_error_naming_the_reason) 
   ASSERT_TRUE(r && r->contains("result"));
   EXPECT_TRUE((*r)["result"]["isError"].get<bool>());
   const std::string text = text_of(r);
-  EXPECT_NE(text.find("tool \"drop_table\" is dangerous and was not run: ask the owner of drop_table"),
-            std::string::npos) << text;
+  EXPECT_NE(
+      text.find("tool \"drop_table\" is dangerous and was not run: ask the owner of drop_table"),
+      std::string::npos)
+      << text;
   EXPECT_NE(text.find("--yes"), std::string::npos);  // says how to allow it
   EXPECT_FALSE(ran);
 }
 
 TEST(mcp_registry_calls, a_tool_replaced_in_the_registry_is_served_in_its_new_form) {
   tooluse::tool_registry tools;
-  tools.add({.name = "v", .description = "first"}, [](const json&, call_context&) { return tool_result::text("one"); });
+  tools.add({.name = "v", .description = "first"},
+            [](const json&, call_context&) { return tool_result::text("one"); });
   mcp::server server({.name = "repl", .version = "1"}, &tools);
   mcp::memory_client c(server);
   handshake(c);
   EXPECT_EQ(text_of(c.request(req(1, "tools/call", call("v")))), "one");
-  tools.add({.name = "v", .description = "second"}, [](const json&, call_context&) { return tool_result::text("two"); },
-            {.replace = true});
+  tools.add({.name = "v", .description = "second"},
+            [](const json&, call_context&) { return tool_result::text("two"); }, {.replace = true});
   std::vector<json> notes;
   auto list = c.request(req(2, "tools/list"), &notes);
   ASSERT_EQ(notes.size(), 1u);
@@ -130,10 +136,10 @@ TEST(mcp_registry_calls, a_tool_replaced_in_the_registry_is_served_in_its_new_fo
 
 TEST(mcp_registry_calls, a_server_tool_shadows_a_registry_tool_of_the_same_name) {
   tooluse::tool_registry tools;
-  tools.add({.name = "both", .description = "registry"}, [](const json&, call_context&) {
-    return tool_result::text("from the registry");
-  });
-  tools.add({.name = "other"}, [](const json&, call_context&) { return tool_result::text("other"); });
+  tools.add({.name = "both", .description = "registry"},
+            [](const json&, call_context&) { return tool_result::text("from the registry"); });
+  tools.add({.name = "other"},
+            [](const json&, call_context&) { return tool_result::text("other"); });
   mcp::server server({.name = "shadow", .version = "1"}, &tools);
   server.add_tool({.name = "both", .description = "server"}, text_tool("from the server"));
   mcp::memory_client c(server);
@@ -150,12 +156,16 @@ TEST(mcp_registry_calls, a_server_tool_shadows_a_registry_tool_of_the_same_name)
 TEST(mcp_registry_calls, an_admission_asking_for_input_needs_the_stateless_revision) {
   mcp::server server({.name = "adm", .version = "1"});
   bool ran = false;
-  server.add_tool({.name = "job"}, [&](const json&, mcp::request_context&) -> mcp::tool_outcome {
-    ran = true;
-    return tool_result::text("ran");
-  }, mcp::task_support::optional, [](const json&, mcp::request_context&) -> std::optional<mcp::input_required> {
-    return mcp::input_required{.input_requests = {{"who", {{"method", "elicitation/create"}}}}};
-  });
+  server.add_tool(
+      {.name = "job"},
+      [&](const json&, mcp::request_context&) -> mcp::tool_outcome {
+        ran = true;
+        return tool_result::text("ran");
+      },
+      mcp::task_support::optional,
+      [](const json&, mcp::request_context&) -> std::optional<mcp::input_required> {
+        return mcp::input_required{.input_requests = {{"who", {{"method", "elicitation/create"}}}}};
+      });
   mcp::memory_client c(server);
   handshake(c);
   json params = call("job");

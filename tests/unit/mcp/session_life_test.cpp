@@ -20,7 +20,8 @@ namespace {
 using contents = std::vector<mcp::resource_contents>;
 
 mcp::resource_handler fixed(std::string text) {
-  return [text](const std::string& uri, const json&, mcp::request_context&) -> tooluse::result<contents> {
+  return [text](const std::string& uri, const json&,
+                mcp::request_context&) -> tooluse::result<contents> {
     return contents{{uri, "text/plain", text, {}}};
   };
 }
@@ -98,20 +99,23 @@ TEST(mcp_session_life, server_log_after_one_client_left_reaches_the_other) {
 
 TEST(mcp_session_life, a_stateless_prompt_gets_its_sealed_state_back) {
   mcp::server server({.name = "life", .version = "1"});
-  server.add_prompt({.name = "survey", .arguments = {{.name = "topic", .required = true}}},
-                    [](const json& args, mcp::request_context& ctx) -> tooluse::result<mcp::prompt_outcome> {
-                      const json* answer = ctx.input_response("mood");
-                      if (!answer || !ctx.request_state())
-                        return mcp::input_required{.input_requests = {{"mood", {{"method", "elicitation/create"}}}},
-                                                   .state = json{{"round", 1}, {"topic", args["topic"]}}};
-                      const json& st = *ctx.request_state();
-                      return mcp::prompt_result{
-                          .messages = {{"user", tooluse::text_content{st["topic"].get<std::string>() + " / " +
-                                                                     (*answer)["content"].value("m", "") + " / round " +
-                                                                     st["round"].dump()}}}};
-                    });
+  server.add_prompt(
+      {.name = "survey", .arguments = {{.name = "topic", .required = true}}},
+      [](const json& args, mcp::request_context& ctx) -> tooluse::result<mcp::prompt_outcome> {
+        const json* answer = ctx.input_response("mood");
+        if (!answer || !ctx.request_state())
+          return mcp::input_required{
+              .input_requests = {{"mood", {{"method", "elicitation/create"}}}},
+              .state = json{{"round", 1}, {"topic", args["topic"]}}};
+        const json& st = *ctx.request_state();
+        return mcp::prompt_result{
+            .messages = {{"user", tooluse::text_content{st["topic"].get<std::string>() + " / " +
+                                                        (*answer)["content"].value("m", "") +
+                                                        " / round " + st["round"].dump()}}}};
+      });
   mcp::memory_client c(server);
-  auto r1 = c.request(req(1, "prompts/get", with_meta({{"name", "survey"}, {"arguments", {{"topic", "tea"}}}})));
+  auto r1 = c.request(
+      req(1, "prompts/get", with_meta({{"name", "survey"}, {"arguments", {{"topic", "tea"}}}})));
   ASSERT_TRUE(r1 && r1->contains("result")) << r1->dump();
   EXPECT_EQ((*r1)["result"]["resultType"], "input_required");
   EXPECT_EQ((*r1)["result"]["inputRequests"]["mood"]["method"], "elicitation/create");

@@ -24,27 +24,37 @@ constexpr const char* related = "io.modelcontextprotocol/related-task";
 
 struct fixture {
   response_gate gate;
-  mcp::server server{{.name = "flows", .version = "1"}, nullptr, {.tasks = {.poll_interval_ms = 100}}};
+  mcp::server server{
+      {.name = "flows", .version = "1"}, nullptr, {.tasks = {.poll_interval_ms = 100}}};
   std::string seen_task_id;
   fixture() {
-    server.add_tool({.name = "chatty"}, [this](const json& a, mcp::request_context& ctx) -> mcp::tool_outcome {
-      seen_task_id = ctx.task_id();
-      ctx.log(mcp::log_level::info, "working on it", "chatty");
-      ctx.progress(1, 2, "half");
-      if (a.value("wait", false)) gate.wait();
-      if (a.value("fail", false))
-        return tooluse::jsonrpc::error_object{-32042, "upstream refused", json{{"why", "quota"}}};
-      if (a.value("throw", false)) throw std::runtime_error("exploded");
-      if (a.value("empty_ask", false)) return mcp::input_required{.input_requests = json::object()};
-      return tool_result::text("chatty done");
-    }, mcp::task_support::optional);
+    server.add_tool(
+        {.name = "chatty"},
+        [this](const json& a, mcp::request_context& ctx) -> mcp::tool_outcome {
+          seen_task_id = ctx.task_id();
+          ctx.log(mcp::log_level::info, "working on it", "chatty");
+          ctx.progress(1, 2, "half");
+          if (a.value("wait", false)) gate.wait();
+          if (a.value("fail", false))
+            return tooluse::jsonrpc::error_object{-32042, "upstream refused",
+                                                  json{{"why", "quota"}}};
+          if (a.value("throw", false)) throw std::runtime_error("exploded");
+          if (a.value("empty_ask", false))
+            return mcp::input_required{.input_requests = json::object()};
+          return tool_result::text("chatty done");
+        },
+        mcp::task_support::optional);
     // two asks for "a" and "b" in one round, then reports the answers it got.
-    server.add_tool({.name = "two"}, [](const json&, mcp::request_context& ctx) -> mcp::tool_outcome {
-      if (!ctx.input_response("a") || !ctx.input_response("b"))
-        return mcp::input_required{.input_requests = {{"a", {{"method", "elicitation/create"}}},
-                                                      {"b", {{"method", "roots/list"}}}}};
-      return tool_result::text(ctx.input_response("a")->dump() + ctx.input_response("b")->dump());
-    }, mcp::task_support::optional);
+    server.add_tool(
+        {.name = "two"},
+        [](const json&, mcp::request_context& ctx) -> mcp::tool_outcome {
+          if (!ctx.input_response("a") || !ctx.input_response("b"))
+            return mcp::input_required{.input_requests = {{"a", {{"method", "elicitation/create"}}},
+                                                          {"b", {{"method", "roots/list"}}}}};
+          return tool_result::text(ctx.input_response("a")->dump() +
+                                   ctx.input_response("b")->dump());
+        },
+        mcp::task_support::optional);
   }
 };
 
@@ -55,7 +65,8 @@ json task_call(const std::string& tool, json args = json::object()) {
 json v2(json params) { return with_meta(std::move(params), tasks_caps()); }
 
 // poll_until asks tasks/get (2026-07-28) until `status`; each answer is a real state.
-std::optional<json> poll_until(mcp::memory_client& c, const std::string& id, const std::string& status) {
+std::optional<json> poll_until(mcp::memory_client& c, const std::string& id,
+                               const std::string& status) {
   for (int i = 0; i < 20000; ++i) {
     auto r = c.request(req(5000 + i, "tasks/get", v2({{"taskId", id}})));
     if (!r || !r->contains("result")) return r;
@@ -184,7 +195,8 @@ TEST(mcp_task_flows_v2, tasks_update_checks_its_params) {
   auto not_object = c.request(req(2, "tasks/update", v2({{"taskId", "x"}, {"inputResponses", 3}})));
   EXPECT_EQ(error_code(not_object), -32602);
   EXPECT_TRUE(error_mentions(not_object, "params.inputResponses"));
-  auto unknown = c.request(req(3, "tasks/update", v2({{"taskId", "nope"}, {"inputResponses", json::object()}})));
+  auto unknown = c.request(
+      req(3, "tasks/update", v2({{"taskId", "nope"}, {"inputResponses", json::object()}})));
   EXPECT_EQ(error_code(unknown), -32602);
   EXPECT_TRUE(error_mentions(unknown, "unknown task \"nope\""));
   auto no_id = c.request(req(4, "tasks/update", v2({{"inputResponses", json::object()}})));
@@ -200,7 +212,8 @@ TEST(mcp_task_flows_v2, tasks_update_checks_its_params) {
 TEST(mcp_task_flows_v2, answers_are_taken_key_by_key_and_unknown_keys_are_ignored) {
   fixture f;
   mcp::memory_client c(f.server);
-  auto created = c.request(req(1, "tools/call", v2({{"name", "two"}, {"arguments", json::object()}})));
+  auto created =
+      c.request(req(1, "tools/call", v2({{"name", "two"}, {"arguments", json::object()}})));
   ASSERT_TRUE(created && created->contains("result")) << created->dump();
   ASSERT_EQ((*created)["result"]["resultType"], "task");
   std::string id = (*created)["result"]["taskId"];
@@ -208,22 +221,29 @@ TEST(mcp_task_flows_v2, answers_are_taken_key_by_key_and_unknown_keys_are_ignore
   ASSERT_TRUE(waiting);
   EXPECT_EQ((*waiting)["result"]["inputRequests"].size(), 2u);
   // An unknown key changes nothing; a known one is taken and no longer asked.
-  auto u1 = c.request(req(2, "tasks/update", v2({{"taskId", id}, {"inputResponses", {{"zzz", {{"x", 1}}}}}})));
+  auto u1 = c.request(
+      req(2, "tasks/update", v2({{"taskId", id}, {"inputResponses", {{"zzz", {{"x", 1}}}}}})));
   EXPECT_EQ((*u1)["result"]["resultType"], "complete");
-  auto u2 = c.request(req(3, "tasks/update", v2({{"taskId", id}, {"inputResponses", {{"a", {{"action", "accept"}}}}}})));
+  auto u2 =
+      c.request(req(3, "tasks/update",
+                    v2({{"taskId", id}, {"inputResponses", {{"a", {{"action", "accept"}}}}}})));
   ASSERT_TRUE(u2 && u2->contains("result"));
   auto still = c.request(req(4, "tasks/get", v2({{"taskId", id}})));
   EXPECT_EQ((*still)["result"]["status"], "input_required");
   ASSERT_EQ((*still)["result"]["inputRequests"].size(), 1u);
   EXPECT_TRUE((*still)["result"]["inputRequests"].contains("b"));
   // Answering "a" again does not replace the first answer.
-  c.request(req(5, "tasks/update", v2({{"taskId", id}, {"inputResponses", {{"a", {{"action", "decline"}}}}}})));
-  c.request(req(6, "tasks/update", v2({{"taskId", id}, {"inputResponses", {{"b", {{"roots", json::array()}}}}}})));
+  c.request(req(5, "tasks/update",
+                v2({{"taskId", id}, {"inputResponses", {{"a", {{"action", "decline"}}}}}})));
+  c.request(req(6, "tasks/update",
+                v2({{"taskId", id}, {"inputResponses", {{"b", {{"roots", json::array()}}}}}})));
   auto done = poll_until(c, id, "completed");
   ASSERT_TRUE(done);
-  EXPECT_EQ((*done)["result"]["result"]["content"][0]["text"], R"({"action":"accept"}{"roots":[]})");
+  EXPECT_EQ((*done)["result"]["result"]["content"][0]["text"],
+            R"({"action":"accept"}{"roots":[]})");
   // Updating a finished task is acknowledged and changes nothing.
-  auto late = c.request(req(7, "tasks/update", v2({{"taskId", id}, {"inputResponses", {{"b", json::object()}}}})));
+  auto late = c.request(
+      req(7, "tasks/update", v2({{"taskId", id}, {"inputResponses", {{"b", json::object()}}}})));
   ASSERT_TRUE(late && late->contains("result"));
   auto after = c.request(req(8, "tasks/get", v2({{"taskId", id}})));
   EXPECT_EQ((*after)["result"]["status"], "completed");
@@ -232,7 +252,8 @@ TEST(mcp_task_flows_v2, answers_are_taken_key_by_key_and_unknown_keys_are_ignore
 TEST(mcp_task_flows_v2, a_throwing_task_completes_with_a_tool_error) {
   fixture f;
   mcp::memory_client c(f.server);
-  auto created = c.request(req(1, "tools/call", v2({{"name", "chatty"}, {"arguments", {{"throw", true}}}})));
+  auto created =
+      c.request(req(1, "tools/call", v2({{"name", "chatty"}, {"arguments", {{"throw", true}}}})));
   std::string id = (*created)["result"]["taskId"];
   auto done = poll_until(c, id, "completed");
   ASSERT_TRUE(done);
@@ -244,13 +265,15 @@ TEST(mcp_task_flows_v2, a_throwing_task_completes_with_a_tool_error) {
 TEST(mcp_task_flows_v2, asking_for_input_without_requests_fails_the_task) {
   fixture f;
   mcp::memory_client c(f.server);
-  auto created = c.request(req(1, "tools/call", v2({{"name", "chatty"}, {"arguments", {{"empty_ask", true}}}})));
+  auto created = c.request(
+      req(1, "tools/call", v2({{"name", "chatty"}, {"arguments", {{"empty_ask", true}}}})));
   std::string id = (*created)["result"]["taskId"];
   auto failed = poll_until(c, id, "failed");
   ASSERT_TRUE(failed);
   EXPECT_EQ((*failed)["result"]["error"]["code"], -32603);
-  EXPECT_NE((*failed)["result"]["error"]["message"].get<std::string>().find("without input requests"),
-            std::string::npos);
+  EXPECT_NE(
+      (*failed)["result"]["error"]["message"].get<std::string>().find("without input requests"),
+      std::string::npos);
   EXPECT_EQ((*failed)["result"]["statusMessage"], (*failed)["result"]["error"]["message"]);
   EXPECT_EQ((*failed)["result"]["pollIntervalMs"], 100);
 }
@@ -261,15 +284,18 @@ TEST(mcp_task_flows, destroying_the_server_stops_a_running_task) {
   bool started = false, saw_stop = false;
   {
     mcp::server server{{.name = "short-lived", .version = "1"}};
-    server.add_tool({.name = "forever"}, [&](const json&, mcp::request_context& ctx) -> mcp::tool_outcome {
-      std::unique_lock lock(mu);
-      started = true;
-      cv.notify_all();
-      std::stop_token stop = ctx.stop();
-      cv.wait(lock, stop, [] { return false; });  // only the stop token ends this wait
-      saw_stop = stop.stop_requested();
-      return tool_result::text("stopped");
-    }, mcp::task_support::required);
+    server.add_tool(
+        {.name = "forever"},
+        [&](const json&, mcp::request_context& ctx) -> mcp::tool_outcome {
+          std::unique_lock lock(mu);
+          started = true;
+          cv.notify_all();
+          std::stop_token stop = ctx.stop();
+          cv.wait(lock, stop, [] { return false; });  // only the stop token ends this wait
+          saw_stop = stop.stop_requested();
+          return tool_result::text("stopped");
+        },
+        mcp::task_support::required);
     {
       mcp::memory_client c(server);
       handshake(c);
