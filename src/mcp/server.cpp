@@ -61,8 +61,17 @@ std::vector<std::shared_ptr<tool_entry>> server::impl::all_tools() const {
     std::shared_lock lock(mu);
     out = tools;
   }
-  if (registry)
-    for (const auto& e : registry->list()) out.push_back(adapted(e));
+  if (registry) {
+    // A server tool shadows a registry tool of the same name (find_tool calls the server's),
+    // so the list names it once: tool names must be unique in tools/list.
+    const std::size_t own = out.size();
+    for (const auto& e : registry->list()) {
+      const auto& name = e->definition.name;
+      if (std::none_of(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(own),
+                       [&](const auto& t) { return t->definition.name == name; }))
+        out.push_back(adapted(e));
+    }
+  }
   return out;
 }
 

@@ -51,7 +51,7 @@ using approval_policy = std::function<approval_decision(const approval_request&)
 
 /// pending_approval is a call waiting for a decision, serializable so it survives a restart.
 struct pending_approval {
-  std::string id;       ///< unique per pending call, "approval-<n>-<call id>"
+  std::string id;       ///< unique per pending call, "approval-<created_unix_ms>-<n>"
   tool_call call;       ///< the call as the model made it
   std::string session;  ///< the run's session (rate-limit key)
   std::string reason;   ///< why it waits (the policy's defer message, or "dangerous tool")
