@@ -195,10 +195,6 @@ std::string shape_message(const std::string& who) {
   return who + ": the answer has a field of an unexpected type";
 }
 
-error shape_error(const std::string& who, const std::exception& e) {
-  return error{errc::protocol_error, shape_message(who) + " (" + e.what() + ")"};
-}
-
 std::string provider_error_message(const std::string& body) {
   auto j = parse_json(body);
   if (j && j->is_object()) {

@@ -61,10 +61,6 @@ std::string join_url(const std::string& base, const std::string& path);
 http::request openai_http_request(const provider_options& opts, const std::string& path,
                                   const json& body, bool stream);
 
-/// shape_error is the error for an answer with a field of the wrong type (a JSON type error
-/// caught while reading it): errc::protocol_error naming `who`.
-error shape_error(const std::string& who, const std::exception& e);
-
 /// shape_message is the start of every "answer of the wrong shape" error: `who: the answer has a
 /// field of an unexpected type`.
 std::string shape_message(const std::string& who);
@@ -79,17 +75,6 @@ result<T> decode_answer(const json& j, const std::string& who, const std::string
   auto r = tooluse::decode<T>(j, root);
   if (!r) return fail(errc::protocol_error, shape_message(who) + ": " + r.error().message);
   return r;
-}
-
-/// contained runs `read` (which decodes an answer) and turns a JSON type error into
-/// shape_error, so no exception leaves a provider's complete().
-template <class F>
-auto contained(const std::string& who, F&& read) -> decltype(read()) {
-  try {
-    return read();
-  } catch (const json::exception& e) {
-    return tl::unexpected(shape_error(who, e));
-  }
 }
 
 /// provider_error_message extracts {"error":{"message"}} (or the raw text, shortened).
