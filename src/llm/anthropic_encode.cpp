@@ -100,24 +100,20 @@ finish_reason anthropic_finish(const std::string& raw) {
   return finish_reason::other;
 }
 
-void anthropic_usage(const json& u, usage& out) {
-  if (!u.is_object()) return;
-  auto get = [&](const char* k, std::int64_t& field) {
-    if (u.contains(k) && u[k].is_number_integer()) field = u[k].get<std::int64_t>();
-  };
-  get("cache_read_input_tokens", out.cache_read_tokens);
-  get("cache_creation_input_tokens", out.cache_write_tokens);
-  get("output_tokens", out.output_tokens);
+void anthropic_usage(const anthropic_wire::usage& u, usage& out) {
+  if (u.cache_read_input_tokens) out.cache_read_tokens = *u.cache_read_input_tokens;
+  if (u.cache_creation_input_tokens) out.cache_write_tokens = *u.cache_creation_input_tokens;
+  if (u.output_tokens) out.output_tokens = *u.output_tokens;
   // Anthropic's input_tokens leaves out the cached ones; tooluse counts every prompt token.
-  if (u.contains("input_tokens") && u["input_tokens"].is_number_integer())
-    out.input_tokens =
-        u["input_tokens"].get<std::int64_t>() + out.cache_read_tokens + out.cache_write_tokens;
+  if (u.input_tokens)
+    out.input_tokens = *u.input_tokens + out.cache_read_tokens + out.cache_write_tokens;
 }
 
-tool_call anthropic_call(const json& block, const schema::name_map& names) {
-  std::string wire = block.value("name", "");
-  json input = block.contains("input") ? block["input"] : json::object();
-  tool_call c{.id = block.value("id", ""),
+tool_call anthropic_call(const anthropic_wire::content_block& block,
+                         const schema::name_map& names) {
+  std::string wire = block.name.value_or("");
+  json input = block.input.value_or(json::object());
+  tool_call c{.id = block.id.value_or(""),
               .name = names.original_name(wire).value_or(wire),
               .raw_arguments = dump_json(input),
               .arguments = input};
@@ -128,32 +124,34 @@ result<chat_response> anthropic_decode(const json& body, const schema::name_map&
   if (!body.is_object() || !body.contains("content") || !body["content"].is_array())
     return fail(errc::protocol_error,
                 "anthropic: response has no content array: " + dump_json(body).substr(0, 300));
+  auto wire = decode_answer<anthropic_wire::message>(body, "anthropic", "response");
+  if (!wire) return fail(wire.error());
+  const json& raw_blocks = body["content"];  // echoed as sent
   chat_response out;
   out.reply.role = role::assistant;
   std::string text;
   bool server_blocks = false;
-  for (const auto& b : body["content"]) {
-    std::string type = b.value("type", "");
+  for (std::size_t i = 0; i < wire->content->size(); ++i) {
+    const anthropic_wire::content_block& b = (*wire->content)[i];
+    std::string type = b.type.value_or("");
     if (type == "text") {
-      text += b.value("text", "");
+      text += b.text.value_or("");
     } else if (type == "thinking" || type == "redacted_thinking") {
-      out.reply.reasoning += b.value("thinking", "");
-      out.reply.extras["anthropic"]["thinking_blocks"].push_back(b);
+      out.reply.reasoning += b.thinking.value_or("");
+      out.reply.extras["anthropic"]["thinking_blocks"].push_back(raw_blocks[i]);
     } else if (type == "tool_use") {
       out.reply.tool_calls.push_back(anthropic_call(b, names));
     } else {
       server_blocks = true;  // server_tool_use, tool_search_tool_result, ...
     }
   }
-  if (server_blocks) out.reply.extras["anthropic"]["content"] = body["content"];
+  if (server_blocks) out.reply.extras["anthropic"]["content"] = raw_blocks;
   if (!text.empty()) out.reply.content.push_back(content_part::text_part(text));
-  out.raw_finish = body.value("stop_reason", json("end_turn")).is_string()
-                       ? body.value("stop_reason", std::string("end_turn"))
-                       : "end_turn";
+  out.raw_finish = wire->stop_reason.value_or("end_turn");
   out.finish = anthropic_finish(out.raw_finish);
-  anthropic_usage(body.value("usage", json()), out.usage);
-  out.model = body.value("model", "");
-  out.id = body.value("id", "");
+  if (wire->usage) anthropic_usage(*wire->usage, out.usage);
+  out.model = wire->model.value_or("");
+  out.id = wire->id.value_or("");
   return out;
 }
 

@@ -16,7 +16,8 @@ struct stream_state {
   const schema::name_map* names = nullptr;
   const stream_callbacks* callbacks = nullptr;
   struct block {
-    json start;
+    json start;  // content_block_start's block, as sent
+    std::string kind, id, name;  // its type, id and name
     std::string text, partial_json, thinking, signature;
   };
   std::map<int, block> blocks;
@@ -33,27 +34,36 @@ struct stream_state {
                       "anthropic: stream event is not JSON: " + ev.data.substr(0, 200)};
       return;
     }
-    std::string type = j->value("type", ev.event);
+    auto e = detail::decode_answer<detail::anthropic_wire::event>(*j, "anthropic", "event");
+    if (!e) {
+      failure = e.error();
+      return;
+    }
+    std::string type = e->type.value_or(ev.event);
     if (type == "message_start") {
-      const json& m = j->value("message", json::object());
-      out.id = m.value("id", "");
-      out.model = m.value("model", "");
-      detail::anthropic_usage(m.value("usage", json()), out.usage);
+      if (!e->message) return;
+      out.id = e->message->id.value_or("");
+      out.model = e->message->model.value_or("");
+      if (e->message->usage) detail::anthropic_usage(*e->message->usage, out.usage);
     } else if (type == "content_block_start") {
-      auto& b = blocks[j->value("index", 0)];
-      b.start = j->value("content_block", json::object());
-      if (b.start.value("type", "") == "tool_use" && callbacks->on_tool_call_start) {
-        std::string wire = b.start.value("name", "");
-        callbacks->on_tool_call_start(b.start.value("id", ""),
-                                      names->original_name(wire).value_or(wire));
+      auto& b = blocks[e->index.value_or(0)];
+      b.start = e->content_block.value_or(json::object());
+      auto start = detail::decode_answer<detail::anthropic_wire::content_block>(
+          b.start, "anthropic", "event.content_block");
+      if (!start) {
+        failure = start.error();
+        return;
       }
+      b.kind = start->type.value_or("");
+      b.id = start->id.value_or("");
+      b.name = start->name.value_or("");
+      if (b.kind == "tool_use" && callbacks->on_tool_call_start)
+        callbacks->on_tool_call_start(b.id, names->original_name(b.name).value_or(b.name));
     } else if (type == "content_block_delta") {
-      on_delta(blocks[j->value("index", 0)], j->value("delta", json::object()));
+      if (e->delta) on_delta(blocks[e->index.value_or(0)], *e->delta);
     } else if (type == "message_delta") {
-      const json& d = j->value("delta", json::object());
-      if (d.contains("stop_reason") && d["stop_reason"].is_string())
-        stop_reason = d["stop_reason"].get<std::string>();
-      detail::anthropic_usage(j->value("usage", json()), out.usage);
+      if (e->delta && e->delta->stop_reason) stop_reason = *e->delta->stop_reason;
+      if (e->usage) detail::anthropic_usage(*e->usage, out.usage);
     } else if (type == "message_stop") {
       stopped = true;
     } else if (type == "error") {
@@ -62,25 +72,25 @@ struct stream_state {
     }
   }
 
-  void on_delta(block& b, const json& d) {
-    std::string type = d.value("type", "");
+  void on_delta(block& b, const detail::anthropic_wire::delta& d) {
+    std::string type = d.type.value_or("");
     if (type == "text_delta") {
-      std::string s = d.value("text", "");
+      std::string s = d.text.value_or("");
       b.text += s;
       if (!s.empty() && callbacks->on_text) callbacks->on_text(s);
     } else if (type == "input_json_delta") {
-      b.partial_json += d.value("partial_json", "");
+      b.partial_json += d.partial_json.value_or("");
     } else if (type == "thinking_delta") {
-      std::string s = d.value("thinking", "");
+      std::string s = d.thinking.value_or("");
       b.thinking += s;
       if (!s.empty() && callbacks->on_reasoning) callbacks->on_reasoning(s);
     } else if (type == "signature_delta") {
-      b.signature += d.value("signature", "");
+      b.signature += d.signature.value_or("");
     }
   }
 
   static json stream_block(const block& b) {
-    std::string type = b.start.value("type", "");
+    const std::string& type = b.kind;
     json j = b.start;
     if (type == "text") j["text"] = b.text;
     if (type == "thinking")
@@ -105,7 +115,7 @@ struct stream_state {
     json content = json::array();
     bool server_blocks = false;
     for (auto& [index, b] : blocks) {
-      std::string type = b.start.value("type", "");
+      const std::string& type = b.kind;
       content.push_back(stream_block(b));
       if (type == "text") {
         text += b.text;
@@ -125,9 +135,8 @@ struct stream_state {
       } else if (type == "tool_use") {
         // Parse at the block's end; an empty concatenation means {}.
         std::string raw = b.partial_json.empty() ? "{}" : b.partial_json;
-        std::string wire = b.start.value("name", "");
-        out.reply.tool_calls.push_back(tool_call::from_text(
-            b.start.value("id", ""), names->original_name(wire).value_or(wire), raw));
+        out.reply.tool_calls.push_back(
+            tool_call::from_text(b.id, names->original_name(b.name).value_or(b.name), raw));
       }
     }
     if (!text.empty()) out.reply.content.push_back(content_part::text_part(text));
@@ -219,18 +228,11 @@ result<chat_response> anthropic_messages::complete(const chat_request& req,
     auto j = parse_json(res->body);
     if (!j)
       return fail(errc::protocol_error, "anthropic: response is not JSON: " + j.error().message);
-    out =
-        detail::contained("anthropic", [&] { return detail::anthropic_decode(*j, tools->names); });
+    out = detail::anthropic_decode(*j, tools->names);
   } else {
     stream_state state{.names = &tools->names, .callbacks = &callbacks};
     http::sse_parser parser({.max_event_bytes = options_.max_event_bytes});
-    auto handler = [&](const http::sse_event& ev) {
-      try {
-        state.on_event(ev);
-      } catch (const json::exception& e) {  // never through libcurl's callback
-        if (!state.failure) state.failure = detail::shape_error("anthropic", e);
-      }
-    };
+    auto handler = [&](const http::sse_event& ev) { state.on_event(ev); };
     detail::exchange_hooks hooks{.on_body = [&](std::string_view chunk) {
       if (auto st = parser.feed(chunk, handler); !st && !state.failure) {
         state.failure = st.error();
@@ -244,7 +246,7 @@ result<chat_response> anthropic_messages::complete(const chat_request& req,
     auto res = detail::send_with_retry(options_, "anthropic", std::move(hreq), hooks, stop);
     if (!res && state.failure) return fail(*state.failure);
     if (!res) return fail(res.error());
-    out = detail::contained("anthropic", [&] { return state.finish(); });
+    out = state.finish();
   }
   if (out) out->usage.requests = 1;
   if (out) detail::apply_price(out->usage, options_.price);

@@ -9,10 +9,13 @@
 namespace tooluse::llm {
 namespace {
 
+// plain_text: a part with a string text and at most a boolean thought, that nothing else
+// (a thought signature, ...) keeps apart from its neighbours.
 bool plain_text(const json& part) {
-  if (!part.contains("text")) return false;
-  for (const auto& [k, v] : part.items())
-    if (k != "text" && k != "thought") return false;
+  auto text = part.find("text");
+  if (text == part.end() || !text->is_string()) return false;
+  for (auto it = part.begin(); it != part.end(); ++it)
+    if (it.key() != "text" && !(it.key() == "thought" && it->is_boolean())) return false;
   return true;
 }
 
@@ -36,44 +39,49 @@ struct stream_state {
                       "gemini: stream event is not JSON: " + ev.data.substr(0, 200)};
       return;
     }
-    if (j->contains("error")) {
+    auto chunk = detail::decode_answer<detail::gemini_wire::response>(*j, "gemini", "chunk");
+    if (!chunk) {
+      failure = chunk.error();
+      return;
+    }
+    if (chunk->error) {
       failure = error{errc::http_error,
                       "gemini: error in stream: " + detail::provider_error_message(ev.data)};
       return;
     }
-    if (j->contains("usageMetadata")) usage_metadata = (*j)["usageMetadata"];
-    for (const char* k : {"modelVersion", "responseId"})
-      if (j->contains(k)) last[k] = (*j)[k];
-    if (!j->contains("candidates") || !(*j)["candidates"].is_array() || (*j)["candidates"].empty())
-      return;
-    const json& cand = (*j)["candidates"][0];
-    if (cand.contains("finishReason") && cand["finishReason"].is_string())
-      finish = cand["finishReason"].get<std::string>();
-    const json& content = cand.value("content", json::object());
-    if (!content.is_object() || !content.contains("parts")) return;
-    for (const auto& p : content["parts"]) on_part(p);
+    if (chunk->usage_metadata) usage_metadata = tooluse::encode(*chunk->usage_metadata);
+    if (chunk->model_version) last["modelVersion"] = *chunk->model_version;
+    if (chunk->response_id) last["responseId"] = *chunk->response_id;
+    if (!chunk->candidates || chunk->candidates->empty()) return;
+    const detail::gemini_wire::candidate& cand = chunk->candidates->front();
+    if (cand.finish_reason) finish = *cand.finish_reason;
+    if (!cand.content || !cand.content->parts) return;
+    // The parts as sent (thought signatures and all), beside their decoded form.
+    const json& raw_parts = j->at("candidates").at(0).at("content").at("parts");
+    for (std::size_t i = 0; i < cand.content->parts->size(); ++i)
+      on_part((*cand.content->parts)[i], raw_parts[i]);
   }
 
-  void on_part(const json& p) {
-    if (p.contains("text") && p["text"].is_string()) {
-      const auto& s = p["text"].get_ref<const std::string&>();
-      bool thought = p.value("thought", false);
+  void on_part(const detail::gemini_wire::part& p, const json& raw) {
+    if (p.text) {
+      const std::string& s = *p.text;
+      bool thought = p.thought.value_or(false);
       if (!s.empty()) {
         if (thought && callbacks->on_reasoning) callbacks->on_reasoning(s);
         if (!thought && callbacks->on_text) callbacks->on_text(s);
       }
-      if (plain_text(p) && s.empty()) return;  // an empty closing chunk carries nothing
-      if (plain_text(p) && !parts.empty() && plain_text(parts.back()) &&
+      if (plain_text(raw) && s.empty()) return;  // an empty closing chunk carries nothing
+      if (plain_text(raw) && !parts.empty() && plain_text(parts.back()) &&
           parts.back().value("thought", false) == thought) {
         parts.back()["text"] = parts.back()["text"].get<std::string>() + s;
         return;
       }
-    } else if (p.contains("functionCall") && callbacks->on_tool_call_start) {
-      std::string wire = p["functionCall"].value("name", "");
-      callbacks->on_tool_call_start(p["functionCall"].value("id", ""),
+    } else if (p.function_call && callbacks->on_tool_call_start) {
+      std::string wire = p.function_call->name.value_or("");
+      callbacks->on_tool_call_start(p.function_call->id.value_or(""),
                                     names->original_name(wire).value_or(wire));
     }
-    parts.push_back(p);
+    parts.push_back(raw);
   }
 
   result<chat_response> finish_response() {
@@ -141,17 +149,11 @@ result<chat_response> gemini::complete(const chat_request& req, const stream_cal
     if (!res) return fail(res.error());
     auto j = parse_json(res->body);
     if (!j) return fail(errc::protocol_error, "gemini: response is not JSON: " + j.error().message);
-    out = detail::contained("gemini", [&] { return detail::gemini_decode(*j, tools->names); });
+    out = detail::gemini_decode(*j, tools->names);
   } else {
     stream_state state{.callbacks = &callbacks, .names = &tools->names};
     http::sse_parser parser({.max_event_bytes = options_.max_event_bytes});
-    auto handler = [&](const http::sse_event& ev) {
-      try {
-        state.on_event(ev);
-      } catch (const json::exception& e) {  // never through libcurl's callback
-        if (!state.failure) state.failure = detail::shape_error("gemini", e);
-      }
-    };
+    auto handler = [&](const http::sse_event& ev) { state.on_event(ev); };
     detail::exchange_hooks hooks{.on_body = [&](std::string_view chunk) {
       if (auto st = parser.feed(chunk, handler); !st && !state.failure) {
         state.failure = st.error();
@@ -162,7 +164,7 @@ result<chat_response> gemini::complete(const chat_request& req, const stream_cal
     auto res = detail::send_with_retry(options_, "gemini", std::move(hreq), hooks, stop);
     if (!res && state.failure) return fail(*state.failure);
     if (!res) return fail(res.error());
-    out = detail::contained("gemini", [&] { return state.finish_response(); });
+    out = state.finish_response();
   }
   if (out) detail::apply_price(out->usage, options_.price);
   return out;

@@ -124,14 +124,13 @@ json gemini_tool_config(const tool_choice& choice, const std::vector<std::string
   return {{"functionCallingConfig", config}};
 }
 
-usage gemini_usage(const json& u) {
+usage gemini_usage(const gemini_wire::usage_metadata& u) {
   usage out;
-  if (!u.is_object()) return out;
-  out.input_tokens = u.value("promptTokenCount", std::int64_t{0});
-  out.cache_read_tokens = u.value("cachedContentTokenCount", std::int64_t{0});
-  out.reasoning_tokens = u.value("thoughtsTokenCount", std::int64_t{0});
+  out.input_tokens = u.prompt_token_count.value_or(0);
+  out.cache_read_tokens = u.cached_content_token_count.value_or(0);
+  out.reasoning_tokens = u.thoughts_token_count.value_or(0);
   // Thinking tokens are billed as output but not counted in candidatesTokenCount.
-  out.output_tokens = u.value("candidatesTokenCount", std::int64_t{0}) + out.reasoning_tokens;
+  out.output_tokens = u.candidates_token_count.value_or(0) + out.reasoning_tokens;
   out.requests = 1;
   return out;
 }
@@ -144,41 +143,40 @@ result<chat_response> gemini_decode(const json& body, const schema::name_map& na
       why += " (prompt blocked: " + dump_json(body["promptFeedback"]).substr(0, 200) + ")";
     return fail(errc::protocol_error, "gemini: " + why + ": " + dump_json(body).substr(0, 300));
   }
-  const json& cand = body["candidates"][0];
-  const json& content = cand.value("content", json::object());
-  json parts = content.is_object() ? content.value("parts", json::array()) : json::array();
+  auto wire = decode_answer<gemini_wire::response>(body, "gemini", "response");
+  if (!wire) return fail(wire.error());
+  const gemini_wire::candidate& cand = wire->candidates->front();
+  // The parts are echoed as sent (thought signatures must go back untouched).
+  const json& raw_content = body["candidates"][0].value("content", json::object());
+  json parts = raw_content.is_object() ? raw_content.value("parts", json::array()) : json::array();
   chat_response out;
   out.reply.role = role::assistant;
   std::string text;
   int n = 0;
-  for (const auto& p : parts) {
-    if (p.contains("functionCall")) {
-      const json& fc = p["functionCall"];
-      std::string wire = fc.value("name", "");
-      json args = fc.contains("args") && fc["args"].is_object() ? fc["args"] : json::object();
+  for (const auto& p : cand.content ? cand.content->parts.value_or(std::vector<gemini_wire::part>{})
+                                    : std::vector<gemini_wire::part>{}) {
+    if (p.function_call) {
+      const gemini_wire::function_call& fc = *p.function_call;
+      std::string wire_name = fc.name.value_or("");
+      json args = fc.args && fc.args->is_object() ? *fc.args : json::object();
       // Without an API id, tooluse makes one up; it never goes on the wire.
-      std::string id = fc.contains("id") && fc["id"].is_string()
-                           ? fc["id"].get<std::string>()
-                           : "gemini_call_" + std::to_string(n);
+      std::string id = fc.id.value_or("gemini_call_" + std::to_string(n));
       ++n;
       out.reply.tool_calls.push_back({.id = id,
-                                      .name = names.original_name(wire).value_or(wire),
+                                      .name = names.original_name(wire_name).value_or(wire_name),
                                       .raw_arguments = dump_json(args),
                                       .arguments = args});
-    } else if (p.contains("text") && p["text"].is_string()) {
-      if (p.value("thought", false))
-        out.reply.reasoning += p["text"].get<std::string>();
-      else
-        text += p["text"].get<std::string>();
+    } else if (p.text) {
+      (p.thought.value_or(false) ? out.reply.reasoning : text) += *p.text;
     }
   }
   if (!text.empty()) out.reply.content.push_back(content_part::text_part(text));
   out.reply.extras["gemini"]["parts"] = parts;
-  out.raw_finish = cand.value("finishReason", "");
+  out.raw_finish = cand.finish_reason.value_or("");
   out.finish = gemini_finish(out.raw_finish, !out.reply.tool_calls.empty());
-  out.usage = gemini_usage(body.value("usageMetadata", json()));
-  out.model = body.value("modelVersion", "");
-  out.id = body.value("responseId", "");
+  if (wire->usage_metadata) out.usage = gemini_usage(*wire->usage_metadata);
+  out.model = wire->model_version.value_or("");
+  out.id = wire->response_id.value_or("");
   return out;
 }
 

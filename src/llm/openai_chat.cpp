@@ -36,49 +36,52 @@ struct stream_state {
                       "openai: stream event is not JSON: " + ev.data.substr(0, 200)};
       return;
     }
-    if (j->contains("error")) {
+    auto chunk = detail::decode_answer<detail::openai_wire::completion>(*j, "openai", "chunk");
+    if (!chunk) {
+      failure = chunk.error();
+      return;
+    }
+    if (chunk->error) {
       failure = error{errc::http_error,
                       "openai: error in stream: " + detail::provider_error_message(ev.data)};
       return;
     }
-    if (model.empty()) model = j->value("model", "");
-    if (id.empty()) id = j->value("id", "");
-    if (j->contains("usage") && (*j)["usage"].is_object())
-      use = detail::openai_usage((*j)["usage"]);
-    if (!j->contains("choices") || !(*j)["choices"].is_array()) return;
-    for (const auto& choice : (*j)["choices"]) {
-      if (choice.value("index", 0) != 0) continue;  // n = 1
-      if (choice.contains("delta") && choice["delta"].is_object()) on_delta(choice["delta"]);
-      if (choice.contains("finish_reason") && choice["finish_reason"].is_string())
-        finish = choice["finish_reason"].get<std::string>();
+    if (model.empty()) model = chunk->model.value_or("");
+    if (id.empty()) id = chunk->id.value_or("");
+    if (chunk->usage) use = detail::openai_usage(*chunk->usage);
+    if (!chunk->choices) return;
+    for (const auto& choice : *chunk->choices) {
+      if (choice.index.value_or(0) != 0) continue;  // n = 1
+      if (choice.delta) on_delta(*choice.delta);
+      if (choice.finish_reason) finish = *choice.finish_reason;
     }
   }
 
-  void on_delta(const json& delta) {
-    if (delta.contains("content") && delta["content"].is_string()) {
-      const auto& s = delta["content"].get_ref<const std::string&>();
+  void on_delta(const detail::openai_wire::message& delta) {
+    if (delta.content && delta.content->is_string()) {
+      const auto& s = delta.content->get_ref<const std::string&>();
       text += s;
       if (!s.empty() && callbacks->on_text) callbacks->on_text(s);
     }
-    for (const char* key : {"reasoning_content", "reasoning"}) {
-      if (delta.contains(key) && delta[key].is_string()) {
-        const auto& s = delta[key].get_ref<const std::string&>();
-        reasoning += s;
-        if (!s.empty() && callbacks->on_reasoning) callbacks->on_reasoning(s);
-      }
+    for (const auto* part : {&delta.reasoning_content, &delta.reasoning}) {
+      if (!*part) continue;
+      const std::string& s = **part;
+      reasoning += s;
+      if (!s.empty() && callbacks->on_reasoning) callbacks->on_reasoning(s);
     }
-    if (!delta.contains("tool_calls") || !delta["tool_calls"].is_array()) return;
-    for (const auto& frag : delta["tool_calls"]) {
-      auto& c = calls[frag.value("index", 0)];
-      if (frag.contains("id") && frag["id"].is_string()) c.id = frag["id"].get<std::string>();
-      const json& fn = frag.value("function", json::object());
-      if (fn.contains("name") && fn["name"].is_string() && c.name.empty()) {
-        c.name = fn["name"].get<std::string>();
+    if (!delta.tool_calls) return;
+    for (const auto& frag : *delta.tool_calls) {
+      auto& c = calls[frag.index.value_or(0)];
+      if (frag.id) c.id = *frag.id;
+      if (!frag.function) continue;
+      const auto& fn = *frag.function;
+      if (fn.name && c.name.empty()) {
+        c.name = *fn.name;
         if (callbacks->on_tool_call_start)
           callbacks->on_tool_call_start(c.id, names->original_name(c.name).value_or(c.name));
       }
-      if (fn.contains("arguments") && fn["arguments"].is_string())
-        c.arguments += fn["arguments"].get_ref<const std::string&>();
+      if (fn.arguments && fn.arguments->is_string())
+        c.arguments += fn.arguments->get_ref<const std::string&>();
     }
   }
 
@@ -159,17 +162,11 @@ result<chat_response> openai_chat::complete(const chat_request& req,
     if (!res) return fail(res.error());
     auto j = parse_json(res->body);
     if (!j) return fail(errc::protocol_error, "openai: response is not JSON: " + j.error().message);
-    out = detail::contained("openai", [&] { return detail::openai_decode(*j, req, tools->names); });
+    out = detail::openai_decode(*j, req, tools->names);
   } else {
     stream_state state{.req = &req, .names = &tools->names, .callbacks = &callbacks};
     http::sse_parser parser({.max_event_bytes = options_.max_event_bytes});
-    auto handler = [&](const http::sse_event& ev) {
-      try {
-        state.on_event(ev);
-      } catch (const json::exception& e) {  // never through libcurl's callback
-        if (!state.failure) state.failure = detail::shape_error("openai", e);
-      }
-    };
+    auto handler = [&](const http::sse_event& ev) { state.on_event(ev); };
     detail::exchange_hooks hooks{.on_body = [&](std::string_view chunk) {
       if (auto st = parser.feed(chunk, handler); !st && !state.failure) {
         state.failure = st.error();
@@ -184,7 +181,7 @@ result<chat_response> openai_chat::complete(const chat_request& req,
     auto res = detail::send_with_retry(options_, "openai", std::move(hreq), hooks, stop);
     if (!res && state.failure) return fail(*state.failure);
     if (!res) return fail(res.error());
-    out = detail::contained("openai", [&] { return state.finish_response(); });
+    out = state.finish_response();
   }
   if (out) out->usage.requests = 1;
   if (out) detail::apply_price(out->usage, options_.price);

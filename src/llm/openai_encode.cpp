@@ -91,13 +91,12 @@ finish_reason openai_finish(const std::string& raw) {
   return finish_reason::other;
 }
 
-usage openai_usage(const json& u) {
+usage openai_usage(const openai_wire::usage& u) {
   usage out;
-  if (!u.is_object()) return out;
-  out.input_tokens = u.value("prompt_tokens", std::int64_t{0});
-  out.output_tokens = u.value("completion_tokens", std::int64_t{0});
-  if (u.contains("prompt_tokens_details") && u["prompt_tokens_details"].is_object())
-    out.cache_read_tokens = u["prompt_tokens_details"].value("cached_tokens", std::int64_t{0});
+  out.input_tokens = u.prompt_tokens.value_or(0);
+  out.output_tokens = u.completion_tokens.value_or(0);
+  if (u.prompt_tokens_details)
+    out.cache_read_tokens = u.prompt_tokens_details->cached_tokens.value_or(0);
   return out;
 }
 
@@ -118,31 +117,29 @@ result<chat_response> openai_decode(const json& body, const chat_request& req,
       body["choices"].empty() || !body["choices"][0].contains("message"))
     return fail(errc::protocol_error, "openai: response has no choices[0].message: " +
                                           dump_json(body).substr(0, 300));
-  const json& choice = body["choices"][0];
-  const json& msg = choice["message"];
+  auto wire = decode_answer<openai_wire::completion>(body, "openai", "response");
+  if (!wire) return fail(wire.error());
+  const openai_wire::choice& choice = wire->choices->front();
   chat_response out;
   out.reply.role = role::assistant;
-  if (msg.contains("content") && msg["content"].is_string())
-    out.reply.content.push_back(content_part::text_part(msg["content"].get<std::string>()));
-  if (msg.contains("reasoning_content") && msg["reasoning_content"].is_string())
-    out.reply.reasoning = msg["reasoning_content"].get<std::string>();
-  if (msg.contains("tool_calls") && msg["tool_calls"].is_array()) {
-    for (const auto& c : msg["tool_calls"]) {
-      const json& fn = c.value("function", json::object());
-      const json& args = fn.contains("arguments") ? fn["arguments"] : json("");
-      out.reply.tool_calls.push_back(decode_call(c.value("id", ""), fn.value("name", ""),
-                                                 args.is_string() ? args.get<std::string>()
-                                                                  : dump_json(args),
-                                                 req, names));
+  if (choice.message) {
+    const openai_wire::message& msg = *choice.message;
+    if (msg.content && msg.content->is_string())
+      out.reply.content.push_back(content_part::text_part(msg.content->get<std::string>()));
+    if (msg.reasoning_content) out.reply.reasoning = *msg.reasoning_content;
+    for (const auto& c : msg.tool_calls.value_or(std::vector<openai_wire::tool_call>{})) {
+      openai_wire::function_call fn = c.function.value_or(openai_wire::function_call{});
+      json args = fn.arguments.value_or(json(""));
+      out.reply.tool_calls.push_back(decode_call(
+          c.id.value_or(""), fn.name.value_or(""),
+          args.is_string() ? args.get<std::string>() : dump_json(args), req, names));
     }
   }
-  out.raw_finish = choice.value("finish_reason", json("stop")).is_string()
-                       ? choice.value("finish_reason", std::string("stop"))
-                       : "stop";
+  out.raw_finish = choice.finish_reason.value_or("stop");
   out.finish = openai_finish(out.raw_finish);
-  out.usage = openai_usage(body.value("usage", json()));
-  out.model = body.value("model", "");
-  out.id = body.value("id", "");
+  if (wire->usage) out.usage = openai_usage(*wire->usage);
+  out.model = wire->model.value_or("");
+  out.id = wire->id.value_or("");
   return out;
 }
 

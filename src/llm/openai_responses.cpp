@@ -16,7 +16,11 @@ struct stream_state {
   const chat_request* req = nullptr;
   const schema::name_map* names = nullptr;
   const stream_callbacks* callbacks = nullptr;
-  std::map<int, json> items;
+  struct streamed_item {
+    json raw;                      // as sent, to go in the final output
+    bool wants_arguments = false;  // a function_call whose arguments came as deltas
+  };
+  std::map<int, streamed_item> items;
   std::map<int, std::string> arguments;
   json final_response;
   std::optional<error> failure;
@@ -30,33 +34,44 @@ struct stream_state {
                       "openai-responses: stream event is not JSON: " + ev.data.substr(0, 200)};
       return;
     }
-    std::string type = j->value("type", ev.event);
-    int index = j->value("output_index", 0);
-    if (type == "response.output_item.added") {
-      json item = j->value("item", json::object());
-      if (item.value("type", "") == "function_call" && callbacks->on_tool_call_start) {
-        std::string wire = item.value("name", "");
-        callbacks->on_tool_call_start(item.value("call_id", ""),
+    auto e = detail::decode_answer<detail::responses_wire::event>(*j, "openai-responses", "event");
+    if (!e) {
+      failure = e.error();
+      return;
+    }
+    std::string type = e->type.value_or(ev.event);
+    int index = e->output_index.value_or(0);
+    if (type == "response.output_item.added" || type == "response.output_item.done") {
+      json raw = e->item.value_or(json::object());
+      auto item = detail::decode_answer<detail::responses_wire::output_item>(
+          raw, "openai-responses", "event.item");
+      if (!item) {
+        failure = item.error();
+        return;
+      }
+      if (type == "response.output_item.added" && item->type == "function_call" &&
+          callbacks->on_tool_call_start) {
+        std::string wire = item->name.value_or("");
+        callbacks->on_tool_call_start(item->call_id.value_or(""),
                                       names->original_name(wire).value_or(wire));
       }
-      items[index] = std::move(item);
+      bool no_arguments = !item->arguments || (item->arguments->is_string() &&
+                                               item->arguments->get_ref<const std::string&>().empty());
+      items[index] = {std::move(raw), item->type == "function_call" && no_arguments};
     } else if (type == "response.function_call_arguments.delta") {
-      arguments[index] += j->value("delta", "");
+      arguments[index] += e->delta.value_or("");
     } else if (type == "response.function_call_arguments.done") {
-      if (j->contains("arguments") && (*j)["arguments"].is_string())
-        arguments[index] = (*j)["arguments"].get<std::string>();
+      if (e->arguments) arguments[index] = *e->arguments;
     } else if (type == "response.output_text.delta") {
-      std::string s = j->value("delta", "");
+      std::string s = e->delta.value_or("");
       if (!s.empty() && callbacks->on_text) callbacks->on_text(s);
     } else if (type == "response.reasoning_summary_text.delta" ||
                type == "response.reasoning_text.delta") {
-      std::string s = j->value("delta", "");
+      std::string s = e->delta.value_or("");
       if (!s.empty() && callbacks->on_reasoning) callbacks->on_reasoning(s);
-    } else if (type == "response.output_item.done") {
-      items[index] = j->value("item", json::object());
     } else if (type == "response.completed" || type == "response.incomplete" ||
                type == "response.failed") {
-      final_response = j->value("response", json::object());
+      final_response = e->response.value_or(json::object());
     } else if (type == "error") {
       failure = error{errc::http_error, "openai-responses: error in stream: " +
                                             detail::provider_error_message(ev.data)};
@@ -70,14 +85,13 @@ struct stream_state {
                   "openai-responses: the stream ended before the answer was complete (no "
                   "response.completed); the connection was cut or the server failed mid-answer");
     // The final Response lists the output; if a server leaves it empty, use the items streamed.
-    if (!final_response.contains("output") || !final_response["output"].is_array() ||
-        final_response["output"].empty()) {
+    auto listed = final_response.find("output");
+    if (listed == final_response.end() || !listed->is_array() || listed->empty()) {
       json output = json::array();
       for (auto& [index, item] : items) {
-        if (item.value("type", "") == "function_call" && arguments.count(index) &&
-            item.value("arguments", "").empty())
-          item["arguments"] = arguments[index];
-        output.push_back(item);
+        if (item.wants_arguments && arguments.count(index))
+          item.raw["arguments"] = arguments[index];
+        output.push_back(item.raw);
       }
       final_response["output"] = output;
     }
@@ -131,18 +145,11 @@ result<chat_response> openai_responses::complete(const chat_request& req,
     if (!j)
       return fail(errc::protocol_error,
                   "openai-responses: response is not JSON: " + j.error().message);
-    out = detail::contained("openai-responses",
-                            [&] { return detail::responses_decode(*j, req, tools->names); });
+    out = detail::responses_decode(*j, req, tools->names);
   } else {
     stream_state state{.req = &req, .names = &tools->names, .callbacks = &callbacks};
     http::sse_parser parser({.max_event_bytes = options_.max_event_bytes});
-    auto handler = [&](const http::sse_event& ev) {
-      try {
-        state.on_event(ev);
-      } catch (const json::exception& e) {  // never through libcurl's callback
-        if (!state.failure) state.failure = detail::shape_error("openai-responses", e);
-      }
-    };
+    auto handler = [&](const http::sse_event& ev) { state.on_event(ev); };
     detail::exchange_hooks hooks{.on_body = [&](std::string_view chunk) {
       if (auto st = parser.feed(chunk, handler); !st && !state.failure) {
         state.failure = st.error();
@@ -153,7 +160,7 @@ result<chat_response> openai_responses::complete(const chat_request& req,
     auto res = detail::send_with_retry(options_, "openai-responses", std::move(hreq), hooks, stop);
     if (!res && state.failure) return fail(*state.failure);
     if (!res) return fail(res.error());
-    out = detail::contained("openai-responses", [&] { return state.finish(); });
+    out = state.finish();
   }
   if (out) detail::apply_price(out->usage, options_.price);
   return out;

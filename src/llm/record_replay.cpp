@@ -1,19 +1,48 @@
 #include "tooluse/llm/record_replay.hpp"
 
+#include <array>
 #include <fstream>
 #include <mutex>
 #include <sstream>
 
+#include "tooluse/describe.hpp"
 #include "tooluse/json.hpp"
 
 namespace tooluse::llm {
 namespace {
 
-json headers_json(const std::vector<http::header>& headers) {
-  json out = json::array();
-  for (const auto& h : headers) out.push_back(json::array({h.name, h.value}));
-  return out;
-}
+// One line of a recording, declared once for writing and reading (TOOLUSE_WIRE): a hand-edited
+// line of the wrong shape is refused when loaded, naming the path
+// (`exchange.response.headers[0]: expected exactly 2 items, got 1`).
+struct recorded_request {
+  std::string method;
+  std::string url;
+  std::string body;
+};
+TOOLUSE_WIRE(recorded_request, (method, "method", tooluse::required()),
+             (url, "url", tooluse::required()), (body, "body", tooluse::required()))
+
+struct recorded_response {
+  int status = 0;
+  std::vector<std::array<std::string, 2>> headers;  ///< [name, value] pairs, in order
+  std::vector<std::string> chunks;                  ///< the body as it arrived
+};
+TOOLUSE_WIRE(recorded_response, (status, "status", tooluse::required()),
+             (headers, "headers", tooluse::required()), (chunks, "chunks", tooluse::required()))
+
+struct recorded_error {
+  int code = 0;  ///< a tooluse::errc
+  std::optional<std::string> message;
+};
+TOOLUSE_WIRE(recorded_error, (code, "code", tooluse::required()), (message))
+
+struct exchange {
+  recorded_request request;
+  recorded_response response;
+  std::optional<recorded_error> error;
+};
+TOOLUSE_WIRE(exchange, (request, "request", tooluse::required()),
+             (response, "response", tooluse::required()), (error))
 
 struct recorder {
   std::mutex mu;
@@ -23,13 +52,13 @@ struct recorder {
 
 struct replayer {
   std::mutex mu;
-  std::vector<json> exchanges;
+  std::vector<exchange> exchanges;
   size_t next = 0;
 };
 
 result<http::response> replay_one(replayer& r, const http::request& req,
                                   const http::send_options& options) {
-  json ex;
+  exchange ex;
   size_t index = 0;
   {
     std::lock_guard lock(r.mu);
@@ -41,29 +70,22 @@ result<http::response> replay_one(replayer& r, const http::request& req,
     index = r.next++;
     ex = r.exchanges[index];
   }
-  const json& rq = ex["request"];
+  const recorded_request& rq = ex.request;
   std::string where = "replay: exchange " + std::to_string(index + 1);
-  if (rq.value("method", "") != req.method || rq.value("url", "") != req.url)
-    return fail(errc::protocol_error, where + " was " + rq.value("method", "") + " " +
-                                          rq.value("url", "") + ", now " + req.method + " " +
-                                          req.url + "; record the run again");
-  if (rq.value("body", "") != req.body)
+  if (rq.method != req.method || rq.url != req.url)
+    return fail(errc::protocol_error, where + " was " + rq.method + " " + rq.url + ", now " +
+                                          req.method + " " + req.url + "; record the run again");
+  if (rq.body != req.body)
     return fail(errc::protocol_error, where + ": the request body differs from the recording "
                                               "(different question, options or tool results); "
                                               "record the run again");
-  if (ex.contains("error")) {
-    const json& e = ex["error"];
-    return fail(static_cast<errc>(e.value("code", static_cast<int>(errc::network_error))),
-                e.value("message", "recorded error"));
-  }
-  const json& rs = ex["response"];
+  if (ex.error)
+    return fail(static_cast<errc>(ex.error->code), ex.error->message.value_or("recorded error"));
   http::response res;
-  res.status = rs.value("status", 0);
-  for (const auto& h : rs.value("headers", json::array()))
-    res.headers.push_back({h[0].get<std::string>(), h[1].get<std::string>()});
+  res.status = ex.response.status;
+  for (const auto& [name, value] : ex.response.headers) res.headers.push_back({name, value});
   if (options.on_headers) options.on_headers(res.status, res.headers);
-  for (const auto& chunk : rs.value("chunks", json::array())) {
-    const auto& bytes = chunk.get_ref<const std::string&>();
+  for (const auto& bytes : ex.response.chunks) {
     if (options.on_body) {
       if (!options.on_body(bytes)) return fail(errc::cancelled, "replay: aborted by the caller");
     } else {
@@ -71,33 +93,6 @@ result<http::response> replay_one(replayer& r, const http::request& req,
     }
   }
   return res;
-}
-
-// exchange_problem says what makes `j` not an exchange replay_one can serve ("" when fine), so
-// a hand-edited recording is refused when loaded instead of failing in the middle of a run.
-std::string exchange_problem(const json& j) {
-  if (!j.is_object() || !j.contains("request") || !j.contains("response"))
-    return "it needs \"request\" and \"response\"";
-  const json& rq = j["request"];
-  for (const char* k : {"method", "url", "body"})
-    if (!rq.is_object() || !rq.contains(k) || !rq[k].is_string())
-      return std::string("request.") + k + " must be a string";
-  const json& rs = j["response"];
-  if (!rs.is_object() || !rs.contains("status") || !rs["status"].is_number_integer())
-    return "response.status must be an integer";
-  if (!rs.contains("headers") || !rs["headers"].is_array())
-    return "response.headers must be an array of [name, value]";
-  for (const auto& h : rs["headers"])
-    if (!h.is_array() || h.size() != 2 || !h[0].is_string() || !h[1].is_string())
-      return "response.headers must be an array of [name, value]";
-  if (!rs.contains("chunks") || !rs["chunks"].is_array())
-    return "response.chunks must be an array of strings";
-  for (const auto& c : rs["chunks"])
-    if (!c.is_string()) return "response.chunks must be an array of strings";
-  if (j.contains("error") &&
-      (!j["error"].is_object() || !j["error"].value("code", json()).is_number_integer()))
-    return "error.code must be an integer";
-  return "";
 }
 
 }  // namespace
@@ -108,26 +103,26 @@ result<http::transport> record_transport(const std::string& path, http::transpor
   if (!rec->out) return fail(errc::io_error, "cannot write the recording \"" + path + "\"");
   rec->inner = inner ? std::move(inner) : http::default_transport();
   return http::transport([rec](const http::request& req, const http::send_options& options) {
-    json chunks = json::array();
+    std::vector<std::string> chunks;
     http::send_options wrapped = options;
     std::string buffered;
     wrapped.on_body = [&](std::string_view chunk) {
-      chunks.push_back(std::string(chunk));
+      chunks.emplace_back(chunk);
       return options.on_body ? options.on_body(chunk) : (buffered.append(chunk), true);
     };
     auto res = rec->inner(req, wrapped);
-    json ex = {{"request", {{"method", req.method}, {"url", req.url}, {"body", req.body}}}};
+    exchange ex{.request = {.method = req.method, .url = req.url, .body = req.body}};
+    ex.response.chunks = std::move(chunks);
     if (res) {
       if (!options.on_body) res->body = std::move(buffered);
-      ex["response"] = {{"status", res->status}, {"headers", headers_json(res->headers)},
-                        {"chunks", chunks}};
+      ex.response.status = res->status;
+      for (const auto& h : res->headers) ex.response.headers.push_back({h.name, h.value});
     } else {
-      ex["error"] = {{"code", static_cast<int>(res.error().code)},
-                     {"message", res.error().message}};
-      ex["response"] = {{"status", 0}, {"headers", json::array()}, {"chunks", chunks}};
+      ex.error = recorded_error{.code = static_cast<int>(res.error().code),
+                                .message = res.error().message};
     }
     std::lock_guard lock(rec->mu);
-    rec->out << dump_json(ex) << "\n";
+    rec->out << dump_json(tooluse::encode(ex)) << "\n";
     rec->out.flush();
     return res;
   });
@@ -141,11 +136,13 @@ result<http::transport> replay_transport(const std::string& path) {
   for (int n = 1; std::getline(in, line); ++n) {
     if (line.empty()) continue;
     auto j = parse_json(line);
-    std::string problem = j ? exchange_problem(*j) : "not JSON: " + j.error().message;
-    if (!problem.empty())
+    std::string problem = j ? "" : "not JSON: " + j.error().message;
+    result<exchange> ex = fail(errc::parse_error, problem);
+    if (j) ex = tooluse::decode<exchange>(*j, "exchange");
+    if (!ex)
       return fail(errc::parse_error, "recording \"" + path + "\" line " + std::to_string(n) +
-                                         " is not an exchange: " + problem);
-    rep->exchanges.push_back(std::move(*j));
+                                         " is not an exchange: " + ex.error().message);
+    rep->exchanges.push_back(std::move(*ex));
   }
   return http::transport([rep](const http::request& req, const http::send_options& options) {
     return replay_one(*rep, req, options);

@@ -51,11 +51,12 @@ json tool_output(const message& m) {
   return {{"type", "function_call_output"}, {"call_id", m.tool_call_id}, {"output", text}};
 }
 
-finish_reason responses_finish(const json& body, bool has_calls, std::string& raw) {
-  std::string status = body.value("status", "completed");
+finish_reason responses_finish(const responses_wire::response& body, bool has_calls,
+                               std::string& raw) {
+  std::string status = body.status.value_or("completed");
   if (status == "incomplete") {
-    const json& d = body.value("incomplete_details", json::object());
-    raw = d.is_object() ? d.value("reason", "incomplete") : "incomplete";
+    raw = body.incomplete_details ? body.incomplete_details->reason.value_or("incomplete")
+                                  : "incomplete";
     if (raw == "max_output_tokens") return finish_reason::length;
     if (raw == "content_filter") return finish_reason::content_filter;
     return finish_reason::other;
@@ -111,15 +112,14 @@ json responses_tool_choice(const tool_choice& choice, const std::vector<std::str
   return "auto";
 }
 
-usage responses_usage(const json& u) {
+usage responses_usage(const responses_wire::usage& u) {
   usage out;
-  if (!u.is_object()) return out;
-  out.input_tokens = u.value("input_tokens", std::int64_t{0});
-  out.output_tokens = u.value("output_tokens", std::int64_t{0});
-  if (u.contains("input_tokens_details") && u["input_tokens_details"].is_object())
-    out.cache_read_tokens = u["input_tokens_details"].value("cached_tokens", std::int64_t{0});
-  if (u.contains("output_tokens_details") && u["output_tokens_details"].is_object())
-    out.reasoning_tokens = u["output_tokens_details"].value("reasoning_tokens", std::int64_t{0});
+  out.input_tokens = u.input_tokens.value_or(0);
+  out.output_tokens = u.output_tokens.value_or(0);
+  if (u.input_tokens_details)
+    out.cache_read_tokens = u.input_tokens_details->cached_tokens.value_or(0);
+  if (u.output_tokens_details)
+    out.reasoning_tokens = u.output_tokens_details->reasoning_tokens.value_or(0);
   out.requests = 1;
   return out;
 }
@@ -129,36 +129,37 @@ result<chat_response> responses_decode(const json& body, const chat_request& req
   if (!body.is_object() || !body.contains("output") || !body["output"].is_array())
     return fail(errc::protocol_error, "openai-responses: response has no output array: " +
                                           dump_json(body).substr(0, 300));
-  if (body.value("status", "") == "failed") {
-    const json& e = body.value("error", json::object());
-    return fail(errc::http_error,
-                "openai-responses: the response failed: " +
-                    (e.is_object() ? e.value("message", dump_json(e)) : dump_json(e)));
+  auto wire = decode_answer<responses_wire::response>(body, "openai-responses", "response");
+  if (!wire) return fail(wire.error());
+  if (wire->status == "failed") {
+    std::string why = wire->error && wire->error->message ? *wire->error->message
+                                                          : dump_json(body["error"]);
+    return fail(errc::http_error, "openai-responses: the response failed: " + why);
   }
   chat_response out;
   out.reply.role = role::assistant;
   std::string text;
-  for (const auto& item : body["output"]) {
-    std::string type = item.value("type", "");
+  for (const auto& item : *wire->output) {
+    std::string type = item.type.value_or("");
     if (type == "message") {
-      for (const auto& part : item.value("content", json::array()))
-        if (part.value("type", "") == "output_text") text += part.value("text", "");
+      for (const auto& part : item.content.value_or(std::vector<responses_wire::content_part>{}))
+        if (part.type == "output_text") text += part.text.value_or("");
     } else if (type == "function_call") {
-      const json& args = item.contains("arguments") ? item["arguments"] : json("{}");
-      out.reply.tool_calls.push_back(
-          decode_call(item.value("call_id", ""), item.value("name", ""),
-                      args.is_string() ? args.get<std::string>() : dump_json(args), req, names));
+      json args = item.arguments.value_or(json("{}"));
+      out.reply.tool_calls.push_back(decode_call(
+          item.call_id.value_or(""), item.name.value_or(""),
+          args.is_string() ? args.get<std::string>() : dump_json(args), req, names));
     } else if (type == "reasoning") {
-      for (const auto& s : item.value("summary", json::array()))
-        out.reply.reasoning += s.value("text", "");
+      for (const auto& s : item.summary.value_or(std::vector<responses_wire::content_part>{}))
+        out.reply.reasoning += s.text.value_or("");
     }
   }
   if (!text.empty()) out.reply.content.push_back(content_part::text_part(text));
   out.reply.extras["openai_responses"]["output"] = body["output"];
-  out.finish = responses_finish(body, !out.reply.tool_calls.empty(), out.raw_finish);
-  out.usage = responses_usage(body.value("usage", json()));
-  out.model = body.value("model", "");
-  out.id = body.value("id", "");
+  out.finish = responses_finish(*wire, !out.reply.tool_calls.empty(), out.raw_finish);
+  if (wire->usage) out.usage = responses_usage(*wire->usage);
+  out.model = wire->model.value_or("");
+  out.id = wire->id.value_or("");
   return out;
 }
 

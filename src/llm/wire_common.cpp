@@ -191,9 +191,8 @@ http::request openai_http_request(const provider_options& opts, const std::strin
   return hreq;
 }
 
-error shape_error(const std::string& who, const std::exception& e) {
-  return error{errc::protocol_error,
-               who + ": the answer has a field of an unexpected type (" + e.what() + ")"};
+std::string shape_message(const std::string& who) {
+  return who + ": the answer has a field of an unexpected type";
 }
 
 std::string provider_error_message(const std::string& body) {

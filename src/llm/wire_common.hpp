@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "tooluse/describe.hpp"
 #include "tooluse/http/client.hpp"
 #include "tooluse/llm/provider.hpp"
 #include "tooluse/schema/name_map.hpp"
@@ -60,19 +61,20 @@ std::string join_url(const std::string& base, const std::string& path);
 http::request openai_http_request(const provider_options& opts, const std::string& path,
                                   const json& body, bool stream);
 
-/// shape_error is the error for an answer with a field of the wrong type (a JSON type error
-/// caught while reading it): errc::protocol_error naming `who`.
-error shape_error(const std::string& who, const std::exception& e);
+/// shape_message is the start of every "answer of the wrong shape" error: `who: the answer has a
+/// field of an unexpected type`.
+std::string shape_message(const std::string& who);
 
-/// contained runs `read` (which decodes an answer) and turns a JSON type error into
-/// shape_error, so no exception leaves a provider's complete().
-template <class F>
-auto contained(const std::string& who, F&& read) -> decltype(read()) {
-  try {
-    return read();
-  } catch (const json::exception& e) {
-    return tl::unexpected(shape_error(who, e));
-  }
+/// decode_answer decodes a provider's answer (or one stream event) into its wire type T
+/// (declared with TOOLUSE_WIRE in the *_wire.hpp headers: unknown fields ignored). A mismatch
+/// is errc::protocol_error naming `who` and the path from `root`: `openai: the answer has a
+/// field of an unexpected type: response.choices[0].message.tool_calls[0].id: expected string,
+/// got integer 7`.
+template <class T>
+result<T> decode_answer(const json& j, const std::string& who, const std::string& root) {
+  auto r = tooluse::decode<T>(j, root);
+  if (!r) return fail(errc::protocol_error, shape_message(who) + ": " + r.error().message);
+  return r;
 }
 
 /// provider_error_message extracts {"error":{"message"}} (or the raw text, shortened).

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "tooluse/describe.hpp"
 #include "tooluse/mcp/client_config.hpp"
 
 namespace tooluse::mcp {
@@ -13,141 +14,162 @@ bool is_var_char(char c) {
   return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
 }
 
-// A field error: `server "NAME": "FIELD" ...`.
-tl::unexpected<error> field_error(const std::string& server, const std::string& field,
-                                  const std::string& what) {
-  return fail(errc::invalid_argument, "server \"" + server + "\": \"" + field + "\" " + what);
+// One server's entry as written; decoded with root `mcpServers.NAME`, so a field of the wrong
+// type reads `mcpServers.github.command: expected string, got integer 3`. Unknown fields are
+// ignored (other clients' settings share the file).
+struct auth_entry {
+  std::optional<std::string> grant;
+  std::optional<std::string> client_id;
+  std::optional<std::string> client_secret;
+  std::optional<std::string> scope;
+  std::optional<std::string> private_key_file;
+  std::optional<std::string> token_command;
+};
+TOOLUSE_WIRE(auth_entry, (grant), (client_id, "clientId"), (client_secret, "clientSecret"),
+             (scope), (private_key_file, "privateKeyFile"), (token_command, "tokenCommand"))
+
+struct server_entry {
+  std::optional<bool> disabled;
+  std::optional<std::string> type;
+  std::optional<std::string> command;
+  std::optional<std::vector<std::string>> args;
+  std::optional<std::map<std::string, std::string>> env;
+  std::optional<std::string> cwd;
+  std::optional<std::string> url;
+  std::optional<std::map<std::string, std::string>> headers;
+  std::optional<json> auth;  ///< an auth_entry, or a boolean
+};
+TOOLUSE_WIRE(server_entry, (disabled), (type), (command), (args), (env), (cwd), (url), (headers),
+             (auth))
+
+// field_path is `base.field`, or `base["odd key"]`.
+std::string field_path(std::string base, std::string_view field) {
+  tooluse::detail::path_push(base, field);
+  return base;
 }
 
-result<std::string> expand_field(const json& v, const std::string& server, const std::string& field,
-                                 const variable_lookup& lookup) {
-  if (!v.is_string()) return field_error(server, field, "must be a string");
-  auto out = expand_variables(v.get<std::string>(), lookup);
-  if (!out)
-    return fail(out.error().code,
-                "server \"" + server + "\": \"" + field + "\": " + out.error().message);
+tl::unexpected<error> path_error(const std::string& path, const std::string& what) {
+  return fail(errc::invalid_argument, path + ": " + what);
+}
+
+// expand expands ${VAR}s in the value at `path`, naming it in the error.
+result<std::string> expand(const std::string& value, const std::string& path,
+                           const variable_lookup& lookup) {
+  auto out = expand_variables(value, lookup);
+  if (!out) return fail(out.error().code, path + ": " + out.error().message);
   return out;
 }
 
-result<std::map<std::string, std::string>> string_map(const json& obj, const std::string& server,
-                                                      const std::string& field,
+result<std::map<std::string, std::string>> expand_map(const std::map<std::string, std::string>& in,
+                                                      const std::string& path,
                                                       const variable_lookup& lookup) {
-  if (!obj.is_object()) return field_error(server, field, "must be an object of strings");
   std::map<std::string, std::string> out;
-  for (const auto& [k, v] : obj.items()) {
-    if (!v.is_string()) return field_error(server, field + "." + k, "must be a string");
-    auto value = expand_field(v, server, field + "." + k, lookup);
+  for (const auto& [k, v] : in) {
+    auto value = expand(v, field_path(path, k), lookup);
     if (!value) return fail(value.error());
     out[k] = std::move(*value);
   }
   return out;
 }
 
-status parse_stdio(const json& j, server_config& s, const variable_lookup& lookup) {
-  if (!j.contains("command"))
-    return field_error(s.name, "command", "is missing (stdio servers need one)");
-  auto command = expand_field(j["command"], s.name, "command", lookup);
+status parse_stdio(const server_entry& e, const std::string& at, server_config& s,
+                   const variable_lookup& lookup) {
+  if (!e.command) return path_error(at, "missing \"command\" (stdio servers need one)");
+  auto command = expand(*e.command, at + ".command", lookup);
   if (!command) return fail(command.error());
-  if (command->empty()) return field_error(s.name, "command", "is empty");
+  if (command->empty()) return path_error(at + ".command", "is empty");
   s.command.push_back(*command);
-  if (j.contains("args")) {
-    if (!j["args"].is_array()) return field_error(s.name, "args", "must be an array of strings");
-    for (const auto& a : j["args"]) {
-      if (!a.is_string()) return field_error(s.name, "args", "must be an array of strings");
-      auto arg = expand_field(a, s.name, "args", lookup);
-      if (!arg) return fail(arg.error());
-      s.command.push_back(*arg);
-    }
+  const auto args = e.args.value_or(std::vector<std::string>{});
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    auto arg = expand(args[i], at + ".args[" + std::to_string(i) + "]", lookup);
+    if (!arg) return fail(arg.error());
+    s.command.push_back(*arg);
   }
-  if (j.contains("env")) {
-    auto env = string_map(j["env"], s.name, "env", lookup);
+  if (e.env) {
+    auto env = expand_map(*e.env, at + ".env", lookup);
     if (!env) return fail(env.error());
     s.env = std::move(*env);
   }
-  if (j.contains("cwd")) {
-    auto cwd = expand_field(j["cwd"], s.name, "cwd", lookup);
+  if (e.cwd) {
+    auto cwd = expand(*e.cwd, at + ".cwd", lookup);
     if (!cwd) return fail(cwd.error());
     s.cwd = *cwd;
   }
   return {};
 }
 
-status parse_http(const json& j, server_config& s, const variable_lookup& lookup) {
-  if (!j.contains("url")) return field_error(s.name, "url", "is missing (http servers need one)");
-  auto url = expand_field(j["url"], s.name, "url", lookup);
+status parse_http(const server_entry& e, const std::string& at, server_config& s,
+                  const variable_lookup& lookup) {
+  if (!e.url) return path_error(at, "missing \"url\" (http servers need one)");
+  auto url = expand(*e.url, at + ".url", lookup);
   if (!url) return fail(url.error());
   if (url->rfind("http://", 0) != 0 && url->rfind("https://", 0) != 0)
-    return field_error(s.name, "url", "must start with http:// or https://");
+    return path_error(at + ".url", "must start with http:// or https://, not \"" + *url + "\"");
   s.url = *url;
-  if (j.contains("headers")) {
-    auto headers = string_map(j["headers"], s.name, "headers", lookup);
+  if (e.headers) {
+    auto headers = expand_map(*e.headers, at + ".headers", lookup);
     if (!headers) return fail(headers.error());
     s.headers = std::move(*headers);
   }
-  if (j.contains("auth")) {
-    const json& a = j["auth"];
-    if (a.is_boolean()) {
-      s.auth.enabled = a.get<bool>();
-      return {};
-    }
-    if (!a.is_object()) return field_error(s.name, "auth", "must be an object or false");
-    std::pair<const char*, std::string*> fields[] = {{"grant", &s.auth.grant},
-                                                     {"clientId", &s.auth.client_id},
-                                                     {"clientSecret", &s.auth.client_secret},
-                                                     {"scope", &s.auth.scope},
-                                                     {"privateKeyFile", &s.auth.private_key_file},
-                                                     {"tokenCommand", &s.auth.token_command}};
-    for (auto& [key, out] : fields) {
-      if (!a.contains(key)) continue;
-      auto v = expand_field(a[key], s.name, std::string("auth.") + key, lookup);
-      if (!v) return fail(v.error());
-      *out = *v;
-    }
-    if (!s.auth.grant.empty() && s.auth.grant != "authorization_code" &&
-        s.auth.grant != "client_credentials")
-      return field_error(s.name, "auth.grant",
-                         "must be \"authorization_code\" or \"client_credentials\"");
+  if (!e.auth) return {};
+  if (e.auth->is_boolean()) {
+    s.auth.enabled = e.auth->get<bool>();
+    return {};
   }
+  if (!e.auth->is_object())
+    return path_error(at + ".auth", "expected object or false, got " + tooluse::detail::got(*e.auth));
+  auto a = tooluse::decode<auth_entry>(*e.auth, at + ".auth");
+  if (!a) return fail(a.error());
+  std::pair<const char*, std::pair<const std::optional<std::string>*, std::string*>> fields[] = {
+      {"grant", {&a->grant, &s.auth.grant}},
+      {"clientId", {&a->client_id, &s.auth.client_id}},
+      {"clientSecret", {&a->client_secret, &s.auth.client_secret}},
+      {"scope", {&a->scope, &s.auth.scope}},
+      {"privateKeyFile", {&a->private_key_file, &s.auth.private_key_file}},
+      {"tokenCommand", {&a->token_command, &s.auth.token_command}}};
+  for (const auto& field : fields) {
+    const auto& [in, out] = field.second;
+    if (!*in) continue;
+    auto v = expand(**in, at + ".auth." + field.first, lookup);
+    if (!v) return fail(v.error());
+    *out = *v;
+  }
+  if (!s.auth.grant.empty() && s.auth.grant != "authorization_code" &&
+      s.auth.grant != "client_credentials")
+    return path_error(at + ".auth.grant",
+                      "must be \"authorization_code\" or \"client_credentials\", not \"" +
+                          s.auth.grant + "\"");
   return {};
 }
 
-result<server_config> parse_server(const std::string& name, const json& j,
-                                   const variable_lookup& lookup) {
+// parse_server reads the entry `name` of the servers object found at `root` (mcpServers).
+result<server_config> parse_server(const std::string& root, const std::string& name,
+                                   const json& j, const variable_lookup& lookup) {
   server_config s{.name = name};
-  if (name.empty()) return fail(errc::invalid_argument, "a server in mcpServers has an empty name");
-  if (!j.is_object())
-    return fail(errc::invalid_argument, "server \"" + name + "\" must be an object");
-  if (j.contains("disabled")) {
-    if (!j["disabled"].is_boolean()) return field_error(name, "disabled", "must be true or false");
-    s.disabled = j["disabled"].get<bool>();
-  }
-  std::string type;
-  if (j.contains("type")) {
-    if (!j["type"].is_string()) return field_error(name, "type", "must be a string");
-    type = j["type"].get<std::string>();
-  }
+  if (name.empty())
+    return fail(errc::invalid_argument, "a server in " + root + " has an empty name");
+  std::string at = field_path(root, name);
+  auto e = tooluse::decode<server_entry>(j, at);
+  if (!e) return fail(e.error());
+  s.disabled = e->disabled.value_or(false);
+  std::string type = e->type.value_or("");
   if (type == "sse")
-    return fail(errc::unsupported, "server \"" + name +
-                                       "\": \"type\": \"sse\" (the old HTTP+SSE "
-                                       "transport) is not supported; use its Streamable HTTP url");
+    return fail(errc::unsupported, at + ".type: \"sse\" (the old HTTP+SSE transport) is not "
+                                        "supported; use its Streamable HTTP url");
   if (!type.empty() && type != "stdio" && type != "http" && type != "streamable-http" &&
       type != "streamableHttp")
-    return field_error(name, "type",
-                       "must be \"stdio\", \"http\" or \"streamable-http\", not \"" + type + "\"");
+    return path_error(at + ".type",
+                      "must be \"stdio\", \"http\" or \"streamable-http\", not \"" + type + "\"");
   if (type.empty()) {
-    if (j.contains("command") && j.contains("url"))
-      return fail(errc::invalid_argument, "server \"" + name +
-                                              "\" has both \"command\" and "
-                                              "\"url\"; keep one (or set \"type\")");
-    if (!j.contains("command") && !j.contains("url"))
-      return fail(errc::invalid_argument, "server \"" + name +
-                                              "\" needs \"command\" (stdio) or "
-                                              "\"url\" (Streamable HTTP)");
-    type = j.contains("url") ? "http" : "stdio";
+    if (e->command && e->url)
+      return path_error(at, "has both \"command\" and \"url\"; keep one (or set \"type\")");
+    if (!e->command && !e->url)
+      return path_error(at, "needs \"command\" (stdio) or \"url\" (Streamable HTTP)");
+    type = e->url ? "http" : "stdio";
   }
   s.transport = type == "stdio" ? server_transport_kind::stdio : server_transport_kind::http;
-  auto ok = s.transport == server_transport_kind::stdio ? parse_stdio(j, s, lookup)
-                                                        : parse_http(j, s, lookup);
+  auto ok = s.transport == server_transport_kind::stdio ? parse_stdio(*e, at, s, lookup)
+                                                        : parse_http(*e, at, s, lookup);
   if (!ok) return fail(ok.error());
   return s;
 }
@@ -208,11 +230,11 @@ result<client_config> parse_client_config(const json& config, const variable_loo
     return fail(errc::invalid_argument, "the MCP config has no \"mcpServers\" object");
   const json& servers = config[key];
   if (!servers.is_object())
-    return fail(errc::invalid_argument,
-                std::string("\"") + key + "\" must be an object of servers");
+    return fail(errc::invalid_argument, std::string(key) + ": expected an object of servers, got " +
+                                            tooluse::detail::got(servers));
   client_config out;
-  for (const auto& [name, entry] : servers.items()) {
-    auto s = parse_server(name, entry, lookup);
+  for (auto it = servers.begin(); it != servers.end(); ++it) {
+    auto s = parse_server(key, it.key(), *it, lookup);
     if (!s) return fail(s.error());
     out.servers.push_back(std::move(*s));
   }

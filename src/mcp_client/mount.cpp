@@ -9,6 +9,7 @@
 #include <set>
 #include <thread>
 
+#include "tooluse/describe.hpp"
 #include "tooluse/mcp/http_client_transport.hpp"
 #include "tooluse/mcp/stdio_client_transport.hpp"
 
@@ -53,35 +54,49 @@ std::uint32_t fnv1a(std::string_view s) {
   return h;
 }
 
-tool_annotations annotations_from(const json& j) {
-  tool_annotations a;
-  if (!j.is_object()) return a;
-  auto hint = [&](const char* key) -> std::optional<bool> {
-    if (j.contains(key) && j[key].is_boolean()) return j[key].get<bool>();
-    return std::nullopt;
-  };
-  a.read_only = hint("readOnlyHint");
-  a.destructive = hint("destructiveHint");
-  a.idempotent = hint("idempotentHint");
-  a.open_world = hint("openWorldHint");
-  return a;
-}
+// A server's Tool object as mount reads it (TOOLUSE_WIRE): a malformed one is skipped with a
+// log line naming the path (`tools[2].annotations.readOnlyHint: expected boolean, got string
+// "yes"`); fields a newer revision adds are ignored.
+struct wire_annotations {
+  std::optional<std::string> title;
+  std::optional<bool> read_only_hint;
+  std::optional<bool> destructive_hint;
+  std::optional<bool> idempotent_hint;
+  std::optional<bool> open_world_hint;
+};
+TOOLUSE_WIRE(wire_annotations, (title), (read_only_hint, "readOnlyHint"),
+             (destructive_hint, "destructiveHint"), (idempotent_hint, "idempotentHint"),
+             (open_world_hint, "openWorldHint"))
 
-tool definition_from(const json& j, const std::string& name, const std::string& server) {
+struct wire_tool {
+  std::string name;
+  std::optional<std::string> title;
+  std::optional<std::string> description;
+  std::optional<json> input_schema;   ///< an object; anything else counts as none
+  std::optional<json> output_schema;  ///< likewise
+  std::optional<wire_annotations> annotations;
+  std::optional<json> meta;
+};
+TOOLUSE_WIRE(wire_tool, (name), (title), (description), (input_schema, "inputSchema"),
+             (output_schema, "outputSchema"), (annotations), (meta, "_meta"))
+
+tool definition_from(const wire_tool& w, const std::string& name, const std::string& server) {
   tool t{.name = name};
-  t.description = j.value("description", "");
-  t.title = j.value("title", "");
-  if (j.contains("inputSchema") && j["inputSchema"].is_object()) t.input_schema = j["inputSchema"];
-  if (j.contains("outputSchema") && j["outputSchema"].is_object())
-    t.output_schema = j["outputSchema"];
-  if (j.contains("annotations")) {
-    t.annotations = annotations_from(j["annotations"]);
-    if (t.title.empty() && j["annotations"].is_object())
-      t.title = j["annotations"].value("title", "");
+  t.description = w.description.value_or("");
+  t.title = w.title.value_or("");
+  if (w.input_schema && w.input_schema->is_object()) t.input_schema = *w.input_schema;
+  if (w.output_schema && w.output_schema->is_object()) t.output_schema = *w.output_schema;
+  if (w.annotations) {
+    const wire_annotations& a = *w.annotations;
+    t.annotations.read_only = a.read_only_hint;
+    t.annotations.destructive = a.destructive_hint;
+    t.annotations.idempotent = a.idempotent_hint;
+    t.annotations.open_world = a.open_world_hint;
+    if (t.title.empty()) t.title = a.title.value_or("");
   }
   t.category = server;
   t.tags = {"mcp", "mcp:" + server};
-  if (j.contains("_meta") && j["_meta"].is_object()) t.meta = j["_meta"];
+  if (w.meta && w.meta->is_object()) t.meta = *w.meta;
   return t;
 }
 
@@ -137,9 +152,13 @@ void apply_tools(const state_ptr& s, const std::vector<json>& tools) {
   if (!s->registry) return;
   std::set<std::string> now;
   std::weak_ptr<mounted_server::state> weak = s;
-  for (const auto& j : tools) {
-    if (!j.is_object() || !j.contains("name") || !j["name"].is_string()) continue;
-    std::string remote = j["name"].get<std::string>();
+  for (std::size_t i = 0; i < tools.size(); ++i) {
+    auto w = tooluse::decode<wire_tool>(tools[i], "tools[" + std::to_string(i) + "]");
+    if (!w) {
+      s->log("skipping a tool: " + w.error().message);
+      continue;
+    }
+    const std::string& remote = w->name;
     std::string name = mounted_tool_name(s->config.name, remote, s->options.separator);
     const auto& inc = s->options.include;
     if (!inc.empty() && std::find(inc.begin(), inc.end(), name) == inc.end()) continue;
@@ -150,7 +169,7 @@ void apply_tools(const state_ptr& s, const std::vector<json>& tools) {
       continue;
     }
     try {
-      s->registry->add(definition_from(j, name, s->config.name),
+      s->registry->add(definition_from(*w, name, s->config.name),
                        [weak, remote](const json& args, call_context& ctx) {
                          return forward_call(weak, remote, args, ctx);
                        },

@@ -151,43 +151,43 @@ TEST(client_config_fields, each_bad_field_is_named_with_its_server) {
       {R"({"mcpServers": {"": {"command": "x"}}})", errc::invalid_argument,
        "a server in mcpServers has an empty name"},
       {R"({"mcpServers": {"s": "npx server"}})", errc::invalid_argument,
-       "server \"s\" must be an object"},
+       "mcpServers.s: expected object, got string \"npx server\""},
       {R"({"mcpServers": {"s": {"type": 1, "command": "x"}}})", errc::invalid_argument,
-       "server \"s\": \"type\" must be a string"},
+       "mcpServers.s.type: expected string, got integer 1"},
       {R"({"mcpServers": {"s": {"command": "${NONE:-}"}}})", errc::invalid_argument,
-       "server \"s\": \"command\" is empty"},
+       "mcpServers.s.command: is empty"},
       {R"({"mcpServers": {"s": {"command": "x", "args": ["a", 2]}}})", errc::invalid_argument,
-       "server \"s\": \"args\" must be an array of strings"},
+       "mcpServers.s.args[1]: expected string, got integer 2"},
       {R"({"mcpServers": {"s": {"command": "x", "env": ["A=1"]}}})", errc::invalid_argument,
-       "server \"s\": \"env\" must be an object of strings"},
+       "mcpServers.s.env: expected object, got array"},
       {R"({"mcpServers": {"s": {"command": "x", "cwd": false}}})", errc::invalid_argument,
-       "server \"s\": \"cwd\" must be a string"},
+       "mcpServers.s.cwd: expected string, got boolean false"},
       {R"({"mcpServers": {"s": {"command": "x", "args": ["${MISSING}"]}}})", errc::not_found,
-       "server \"s\": \"args\": environment variable MISSING is not set (set it, or write "
+       "mcpServers.s.args[0]: environment variable MISSING is not set (set it, or write "
        "${MISSING:-default})"},
       {R"({"mcpServers": {"s": {"type": "http", "command": "x"}}})", errc::invalid_argument,
-       "server \"s\": \"url\" is missing (http servers need one)"},
+       "mcpServers.s: missing \"url\" (http servers need one)"},
       {R"({"mcpServers": {"s": {"url": "${H:-localhost}/mcp"}}})", errc::invalid_argument,
-       "server \"s\": \"url\" must start with http:// or https://"},
+       "mcpServers.s.url: must start with http:// or https://, not \"localhost/mcp\""},
       {R"({"mcpServers": {"s": {"url": "http://x", "headers": {"A": ["b"]}}}})",
-       errc::invalid_argument, "server \"s\": \"headers.A\" must be a string"},
+       errc::invalid_argument, "mcpServers.s.headers.A: expected string, got array"},
       {R"({"mcpServers": {"s": {"url": "http://x", "headers": "A: b"}}})", errc::invalid_argument,
-       "server \"s\": \"headers\" must be an object of strings"},
+       "mcpServers.s.headers: expected object, got string \"A: b\""},
       {R"({"mcpServers": {"s": {"url": "http://x", "headers": {"Authorization": "Bearer ${T"}}}})",
        errc::invalid_argument,
-       "server \"s\": \"headers.Authorization\": unterminated \"${\" in \"Bearer ${T\""},
+       "mcpServers.s.headers.Authorization: unterminated \"${\" in \"Bearer ${T\""},
       {R"({"mcpServers": {"s": {"url": "http://x", "auth": "oauth"}}})", errc::invalid_argument,
-       "server \"s\": \"auth\" must be an object or false"},
+       "mcpServers.s.auth: expected object or false, got string \"oauth\""},
       {R"({"mcpServers": {"s": {"url": "http://x", "auth": {"grant": "password"}}}})",
        errc::invalid_argument,
-       "server \"s\": \"auth.grant\" must be \"authorization_code\" or \"client_credentials\""},
+       "mcpServers.s.auth.grant: must be \"authorization_code\" or \"client_credentials\", not \"password\""},
       {R"({"mcpServers": {"s": {"url": "http://x", "auth": {"clientId": 12}}}})",
-       errc::invalid_argument, "server \"s\": \"auth.clientId\" must be a string"},
+       errc::invalid_argument, "mcpServers.s.auth.clientId: expected string, got integer 12"},
       {R"({"mcpServers": {"s": {"url": "http://x", "auth": {"clientSecret": "${CS}"}}}})",
        errc::not_found,
-       "server \"s\": \"auth.clientSecret\": environment variable CS is not set (set it, or "
+       "mcpServers.s.auth.clientSecret: environment variable CS is not set (set it, or "
        "write ${CS:-default})"},
-      {R"({"servers": 3})", errc::invalid_argument, "\"servers\" must be an object of servers"},
+      {R"({"servers": 3})", errc::invalid_argument, "servers: expected an object of servers, got integer 3"},
   };
   for (const auto& b : cases) {
     auto c = parse(b.text);
@@ -201,7 +201,7 @@ TEST(client_config_fields, the_first_bad_server_stops_the_parse) {
   auto c = parse(R"({"mcpServers": {"good": {"command": "x"}, "bad": {}, "worse": 1}})");
   ASSERT_FALSE(c);
   EXPECT_EQ(c.error().message,
-            "server \"bad\" needs \"command\" (stdio) or \"url\" (Streamable HTTP)");
+            "mcpServers.bad: needs \"command\" (stdio) or \"url\" (Streamable HTTP)");
 }
 
 TEST(client_config_fields, load_prefixes_field_errors_with_the_file_and_reads_a_good_file) {
@@ -211,7 +211,7 @@ TEST(client_config_fields, load_prefixes_field_errors_with_the_file_and_reads_a_
   auto c = mcp::load_client_config(bad, vars({}));
   ASSERT_FALSE(c);
   EXPECT_EQ(c.error().code, errc::invalid_argument);
-  EXPECT_EQ(c.error().message, bad.string() + ": server \"m\": \"args\" must be an array of strings");
+  EXPECT_EQ(c.error().message, bad.string() + ": mcpServers.m.args: expected array, got string \"y\"");
 
   auto good = dir.path() / "good.json";
   std::ofstream(good) << R"({"mcpServers": {"m": {"command": "${B}"}}})";

@@ -71,23 +71,23 @@ TEST(client_config, errors_name_server_and_field) {
     const char* message;
   } cases[] = {
       {R"({"mcpServers": {"m": {"command": "x", "args": "-y pkg"}}})",
-       "server \"m\": \"args\" must be an array of strings"},
-      {R"({"mcpServers": {"m": {"command": 3}}})", "server \"m\": \"command\" must be a string"},
+       "mcpServers.m.args: expected array, got string \"-y pkg\""},
+      {R"({"mcpServers": {"m": {"command": 3}}})", "mcpServers.m.command: expected string, got integer 3"},
       {R"({"mcpServers": {"m": {"command": "x", "env": {"K": 1}}}})",
-       "server \"m\": \"env.K\" must be a string"},
+       "mcpServers.m.env.K: expected string, got integer 1"},
       {R"({"mcpServers": {"m": {"url": "ftp://x"}}})",
-       "server \"m\": \"url\" must start with http:// or https://"},
+       "mcpServers.m.url: must start with http:// or https://, not \"ftp://x\""},
       {R"({"mcpServers": {"m": {}}})",
-       "server \"m\" needs \"command\" (stdio) or \"url\" (Streamable HTTP)"},
+       "mcpServers.m: needs \"command\" (stdio) or \"url\" (Streamable HTTP)"},
       {R"({"mcpServers": {"m": {"command": "x", "url": "http://a"}}})",
-       "server \"m\" has both \"command\" and \"url\"; keep one (or set \"type\")"},
+       "mcpServers.m: has both \"command\" and \"url\"; keep one (or set \"type\")"},
       {R"({"mcpServers": {"m": {"type": "stdio", "url": "http://a"}}})",
-       "server \"m\": \"command\" is missing (stdio servers need one)"},
+       "mcpServers.m: missing \"command\" (stdio servers need one)"},
       {R"({"mcpServers": {"m": {"type": "ws", "url": "http://a"}}})",
-       "server \"m\": \"type\" must be \"stdio\", \"http\" or \"streamable-http\", not \"ws\""},
+       "mcpServers.m.type: must be \"stdio\", \"http\" or \"streamable-http\", not \"ws\""},
       {R"({"mcpServers": {"m": {"command": "x", "disabled": "yes"}}})",
-       "server \"m\": \"disabled\" must be true or false"},
-      {R"({"mcpServers": []})", "\"mcpServers\" must be an object of servers"},
+       "mcpServers.m.disabled: expected boolean, got string \"yes\""},
+      {R"({"mcpServers": []})", "mcpServers: expected an object of servers, got array"},
       {R"({"tools": {}})", "the MCP config has no \"mcpServers\" object"},
   };
   for (const auto& b : cases) {
@@ -108,7 +108,7 @@ TEST(client_config, unset_variable_names_it_but_not_other_values) {
   ASSERT_FALSE(c);
   EXPECT_EQ(c.error().code, errc::not_found);
   EXPECT_EQ(c.error().message,
-            "server \"gh\": \"env.TOKEN\": environment variable GH_TOKEN is not set (set it, or "
+            "mcpServers.gh.env.TOKEN: environment variable GH_TOKEN is not set (set it, or "
             "write ${GH_TOKEN:-default})");
 }
 
