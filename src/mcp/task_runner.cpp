@@ -127,21 +127,6 @@ std::optional<task_record> task_runner::lookup(const std::string& id) {
   return r;
 }
 
-std::optional<task_record> task_runner::lookup_as(const std::string& id,
-                                                 const std::string& owner) {
-  auto r = lookup(id);
-  if (r && !r->owner.empty() && r->owner != owner) return std::nullopt;
-  return r;
-}
-
-namespace {
-/// requester is the task owner key of the client asking: its session's key on the handshake
-/// wire, none on the stateless one (there a task id is the capability).
-std::string requester(request_context& ctx) {
-  return ctx.stateless() ? std::string() : session_key(ctx.session_ptr());
-}
-}  // namespace
-
 method_outcome task_runner::start(const std::shared_ptr<tool_entry>& tool, json args,
                                   request_context& ctx, std::optional<long long> requested_ttl_ms) {
   auto t = std::make_shared<live_task>();
@@ -302,8 +287,7 @@ method_outcome task_runner::get(request_context& ctx) {
   wire::task_id_params p;
   if (auto e = read_params(ctx.params(), p)) return std::move(*e);
   const std::string& id = p.task_id;
-  const std::string owner = requester(ctx);
-  auto rec = lookup_as(id, owner);
+  auto rec = lookup(id);
   if (!rec) return unknown_task(id);
   if (ctx.stateless()) return detailed(*rec);
   return task_to_json(*rec, ctx.protocol_version());
@@ -313,12 +297,11 @@ method_outcome task_runner::update(request_context& ctx) {
   wire::task_id_params p;
   if (auto e = read_params(ctx.params(), p)) return std::move(*e);
   const std::string& id = p.task_id;
-  const std::string owner = requester(ctx);
   if (!p.input_responses)
     return err(ec::invalid_params, "Invalid params: params: missing required property \"inputResponses\"");
   if (!p.input_responses->is_object()) return not_an_object("params.inputResponses", *p.input_responses);
   std::lock_guard lock(mu_);
-  auto rec = lookup_as(id, owner);
+  auto rec = lookup(id);
   if (!rec) return unknown_task(id);
   auto lt = live_.find(id);
   if (lt != live_.end() && rec->status == task_status::input_required) {
@@ -344,12 +327,11 @@ method_outcome task_runner::cancel(request_context& ctx) {
   wire::task_id_params p;
   if (auto e = read_params(ctx.params(), p)) return std::move(*e);
   const std::string& id = p.task_id;
-  const std::string owner = requester(ctx);
   std::shared_ptr<live_task> t;
   task_record rec;
   {
     std::lock_guard lock(mu_);
-    auto found = lookup_as(id, owner);
+    auto found = lookup(id);
     if (!found) return unknown_task(id);
     rec = *found;
     if (is_terminal(rec.status)) {
@@ -381,13 +363,12 @@ method_outcome task_runner::result(request_context& ctx) {
   wire::task_id_params p;
   if (auto e = read_params(ctx.params(), p)) return std::move(*e);
   const std::string& id = p.task_id;
-  const std::string owner = requester(ctx);
   std::optional<task_record> rec;
   {
     std::unique_lock lock(mu_);
     std::stop_callback wake(ctx.stop(), [this] { cv_.notify_all(); });
     for (;;) {
-      rec = lookup_as(id, owner);
+      rec = lookup(id);
       if (!rec) return unknown_task(id);
       if (is_terminal(rec->status) || ctx.stop().stop_requested() || stopping_) break;
       cv_.wait_for(lock, std::chrono::seconds(1));

@@ -49,9 +49,6 @@ class task_runner {
               std::optional<jsonrpc::error_object> error);
   void save_and_notify(const std::shared_ptr<live_task>& t, task_record& rec);
   std::optional<task_record> lookup(const std::string& id);
-  /// lookup_as is lookup for the client `owner` (its session's task key; empty on the
-  /// stateless wire): a task another session started is not found, as if it did not exist.
-  std::optional<task_record> lookup_as(const std::string& id, const std::string& owner);
   void sweep_locked();
 
   server& srv_;
