@@ -297,15 +297,25 @@ TEST(mcp_http_hostile, pending_requests_per_session_are_bounded) {
   auto sid = init.header_value("Mcp-Session-Id");
   ASSERT_TRUE(sid);
   std::vector<thttp::header> h = {{"Mcp-Session-Id", *sid}};
-  json hold = {{"jsonrpc", "2.0"}, {"id", 5}, {"method", "tools/call"}, {"params", {{"name", "hold"}}}};
+  // Distinct ids: an id still in flight in the session would be refused (400) before the bound.
+  auto hold = [](int id) {
+    return json{{"jsonrpc", "2.0"}, {"id", id}, {"method", "tools/call"}, {"params", {{"name", "hold"}}}};
+  };
   std::vector<std::thread> holders;
   std::vector<int> statuses(2);
-  for (int i = 0; i < 2; ++i) holders.emplace_back([&, i] { statuses[i] = s.post(hold, h).status; });
+  for (int i = 0; i < 2; ++i) holders.emplace_back([&, i] { statuses[i] = s.post(hold(5 + i), h).status; });
   {
     std::unique_lock lock(m);
-    cv.wait(lock, [&] { return started == 2; });
+    // Bounded, so a refused holder fails the test instead of hanging it.
+    if (!cv.wait_for(lock, 60s, [&] { return started == 2; })) {
+      open = true;
+      cv.notify_all();
+      lock.unlock();
+      for (auto& t : holders) t.join();
+      FAIL() << "the two holding calls did not both start; statuses " << statuses[0] << ", " << statuses[1];
+    }
   }
-  auto third = s.post(hold, h);
+  auto third = s.post(hold(7), h);
   EXPECT_EQ(third.status, 429);
   EXPECT_NE(third.body.find("max_pending_per_session"), std::string::npos) << third.body;
   EXPECT_TRUE(s.served());  // other sessions are not held up
