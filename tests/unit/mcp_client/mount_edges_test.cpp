@@ -10,32 +10,14 @@
 
 #include "support/test_support.hpp"
 #include "tooluse/mcp/mount.hpp"
+#include "unit/mcp_client/log_sink.hpp"
 
 using namespace tooluse;
 using namespace std::chrono_literals;
 
 namespace {
 
-struct log_lines {
-  std::mutex mutex;
-  std::condition_variable cv;
-  std::vector<std::string> lines;
-  std::function<void(std::string_view)> fn() {
-    return [this](std::string_view l) {
-      std::lock_guard lock(mutex);
-      lines.emplace_back(l);
-      cv.notify_all();
-    };
-  }
-  bool wait_for_text(const std::string& text) {
-    std::unique_lock lock(mutex);
-    return cv.wait_for(lock, 20s, [&] {
-      for (const auto& l : lines)
-        if (l.find(text) != std::string::npos) return true;
-      return false;
-    });
-  }
-};
+using tooluse::testing::log_sink;
 
 class mount_edges : public ::testing::Test {
  protected:
@@ -64,7 +46,7 @@ class mount_edges : public ::testing::Test {
   }
   tooluse::testing::temp_dir root;
   tool_registry registry;
-  log_lines logs;
+  log_sink logs;
 };
 
 }  // namespace

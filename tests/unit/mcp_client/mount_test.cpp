@@ -9,33 +9,14 @@
 
 #include "support/test_support.hpp"
 #include "tooluse/mcp/mount.hpp"
+#include "unit/mcp_client/log_sink.hpp"
 
 using namespace tooluse;
 using namespace std::chrono_literals;
 
 namespace {
 
-// log_sink records the mount's log lines so tests can wait for a notice.
-struct log_sink {
-  std::mutex mutex;
-  std::condition_variable cv;
-  std::vector<std::string> lines;
-  std::function<void(std::string_view)> fn() {
-    return [this](std::string_view l) {
-      std::lock_guard lock(mutex);
-      lines.emplace_back(l);
-      cv.notify_all();
-    };
-  }
-  bool wait_for_text(const std::string& text) {
-    std::unique_lock lock(mutex);
-    return cv.wait_for(lock, 20s, [&] {
-      for (const auto& l : lines)
-        if (l.find(text) != std::string::npos) return true;
-      return false;
-    });
-  }
-};
+using tooluse::testing::log_sink;
 
 class mount_test : public ::testing::Test {
  protected:

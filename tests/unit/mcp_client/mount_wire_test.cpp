@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "tooluse/mcp/mount.hpp"
+#include "unit/mcp_client/log_sink.hpp"
 
 using namespace tooluse;
 
@@ -26,21 +27,9 @@ done)sh";
   return {.name = "s", .command = {"/bin/sh", "-c", script}};
 }
 
-struct log_lines {
-  std::mutex mutex;
-  std::vector<std::string> lines;
-  mcp::mount_options options() {
-    return {.client = {.protocol_version = "2025-06-18"}, .on_log = [this](std::string_view l) {
-              std::lock_guard lock(mutex);
-              lines.emplace_back(l);
-            }};
-  }
-  bool has(const std::string& text) {
-    std::lock_guard lock(mutex);
-    for (const auto& l : lines)
-      if (l.find(text) != std::string::npos) return true;
-    return false;
-  }
+// log_lines is a log_sink with the mount options these tests use (protocol 2025-06-18).
+struct log_lines : tooluse::testing::log_sink {
+  mcp::mount_options options() { return {.client = {.protocol_version = "2025-06-18"}, .on_log = fn()}; }
 };
 
 TEST(mount_wire, a_malformed_tool_is_skipped_naming_its_path) {
