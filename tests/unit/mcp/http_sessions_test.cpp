@@ -9,6 +9,7 @@
 
 #include "support/response_gate.hpp"
 #include "tooluse/mcp/http_server.hpp"
+#include "unit/mcp/http_session_server.hpp"
 #include "unit/mcp/http_test_util.hpp"
 #include "unit/mcp/mcp_test_util.hpp"
 
@@ -20,23 +21,9 @@ using tooluse::tool_result;
 
 namespace {
 
-struct served {
-  mcp::server server{{.name = "sess", .version = "1"}};
-  mcp::http_server http;
-  unsigned short port = 0;
-  explicit served(mcp::http_options ho = {}) : http(server, std::move(ho)) {}
-  void start() {
-    EXPECT_TRUE(http.start());
-    port = http.port();
-  }
-  std::string open_session() {
-    auto r = exchange(port, "POST", json_post(), req(1, "initialize", {{"protocolVersion", "2025-11-25"}}).dump());
-    EXPECT_EQ(r.status, 200) << r.body;
-    return r.header("mcp-session-id");
-  }
-  http_reply post(const std::string& sid, const json& body) {
-    return exchange(port, "POST", json_post({{"Mcp-Session-Id", sid}}), body.dump());
-  }
+// served is a session_server named "sess".
+struct served : session_server {
+  explicit served(mcp::http_options ho = {}) : session_server("sess", std::move(ho)) {}
 };
 
 }  // namespace
