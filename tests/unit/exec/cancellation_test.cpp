@@ -104,7 +104,10 @@ TEST(executor_cancel, stop_token_cancels_running_and_queued_calls) {
   stop.request_stop();
   auto results = f.get();
   EXPECT_EQ(results[0].all_text(), "tool \"stuck\" was cancelled before it finished");
-  EXPECT_EQ(results[1].all_text(), "tool \"echo\" was cancelled before it finished");
+  // The queued call is cancelled either in the queue or as the batch stops waiting for it.
+  EXPECT_TRUE(results[1].is_error);
+  EXPECT_EQ(results[1].all_text().rfind("tool \"echo\" was cancelled before it ", 0), 0u)
+      << results[1].all_text();
 }
 
 TEST(executor_cancel, submit_honours_the_stop_token) {

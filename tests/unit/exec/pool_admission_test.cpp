@@ -109,11 +109,23 @@ TEST(executor_pool, run_all_with_a_stop_requested_midway_cancels_what_has_not_fi
   stop.request_stop();
   auto out = results.get();
   ASSERT_EQ(out.size(), 3u);
-  for (const auto& r : out) {
-    EXPECT_TRUE(r.is_error);
-    EXPECT_NE(r.all_text().find("was cancelled"), std::string::npos) << r.all_text();
+  // "busy" was running when the stop came: it is given up on.
+  EXPECT_TRUE(out[0].is_error);
+  EXPECT_NE(out[0].all_text().find("was cancelled"), std::string::npos) << out[0].all_text();
+  // The others are cancelled unless a worker had already finished one before the stop (the
+  // worker that replaces the abandoned one may take a queued call first); a call taken while the
+  // batch stopped still reads as cancelled. Nothing runs twice.
+  for (std::size_t i = 1; i < out.size(); ++i) {
+    if (out[i].is_error) {
+      EXPECT_NE(out[i].all_text().find("was cancelled"), std::string::npos) << out[i].all_text();
+    } else {
+      EXPECT_EQ(out[i].all_text(), i == 1 ? "counted" : "1");
+    }
   }
-  EXPECT_EQ(s.ran.load(), 0);
+  EXPECT_LE(s.ran.load(), 1);
+  if (!out[1].is_error) {
+    EXPECT_EQ(s.ran.load(), 1);
+  }
 }
 
 // dangerous registers "wipe" (dangerous, integer argument "n") counting its runs.
