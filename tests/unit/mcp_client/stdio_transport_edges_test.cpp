@@ -8,67 +8,15 @@
 #include <mutex>
 
 #include "tooluse/mcp/stdio_client_transport.hpp"
+#include "unit/mcp_client/stdio_recorder.hpp"
 
 using namespace tooluse;
 using namespace std::chrono_literals;
 
 namespace {
 
-// seen collects what a transport delivers; waits are bounded so a bug fails, not hangs.
-struct seen {
-  std::mutex mutex;
-  std::condition_variable cv;
-  std::vector<json> messages;
-  std::vector<std::string> logs;
-  std::vector<std::pair<json, error>> failed;
-  std::optional<error> closed;
-
-  mcp::transport_handlers handlers() {
-    return {.on_message =
-                [this](json m) {
-                  std::lock_guard lock(mutex);
-                  messages.push_back(std::move(m));
-                  cv.notify_all();
-                },
-            .on_closed =
-                [this](const error& e) {
-                  std::lock_guard lock(mutex);
-                  closed = e;
-                  cv.notify_all();
-                },
-            .on_send_failed =
-                [this](const json& id, const error& e) {
-                  std::lock_guard lock(mutex);
-                  failed.emplace_back(id, e);
-                  cv.notify_all();
-                }};
-  }
-  std::function<void(std::string_view)> logger() {
-    return [this](std::string_view l) {
-      std::lock_guard lock(mutex);
-      logs.emplace_back(l);
-      cv.notify_all();
-    };
-  }
-  template <class P>
-  bool wait(P pred) {
-    std::unique_lock lock(mutex);
-    return cv.wait_for(lock, 20s, pred);
-  }
-  bool logged(const std::string& part) {
-    std::lock_guard lock(mutex);
-    for (const auto& l : logs)
-      if (l.find(part) != std::string::npos) return true;
-    return false;
-  }
-};
-
-mcp::stdio_server_options shell(const std::string& script, seen& s) {
-  return {.command = {"/bin/sh", "-c", script},
-          .name = "sh",
-          .on_log = s.logger(),
-          .shutdown_grace = 200ms};
-}
+using seen = tooluse::testing::recorder;
+using tooluse::testing::shell;
 
 bool contains(const std::string& s, const std::string& part) {
   return s.find(part) != std::string::npos;

@@ -11,54 +11,13 @@
 
 #include "support/test_support.hpp"
 #include "tooluse/mcp/stdio_client_transport.hpp"
+#include "unit/mcp_client/stdio_recorder.hpp"
 
 using namespace tooluse;
 using namespace std::chrono_literals;
 
-namespace {
-
-// recorder collects what a transport delivers; waits are bounded so a bug fails, not hangs.
-struct recorder {
-  std::mutex mutex;
-  std::condition_variable cv;
-  std::vector<json> messages;
-  std::vector<std::string> logs;
-  std::optional<error> closed;
-
-  mcp::transport_handlers handlers() {
-    return {.on_message =
-                [this](json m) {
-                  std::lock_guard lock(mutex);
-                  messages.push_back(std::move(m));
-                  cv.notify_all();
-                },
-            .on_closed =
-                [this](const error& e) {
-                  std::lock_guard lock(mutex);
-                  closed = e;
-                  cv.notify_all();
-                }};
-  }
-  std::function<void(std::string_view)> logger() {
-    return [this](std::string_view l) {
-      std::lock_guard lock(mutex);
-      logs.emplace_back(l);
-      cv.notify_all();
-    };
-  }
-  template <class P>
-  bool wait(P pred) {
-    std::unique_lock lock(mutex);
-    return cv.wait_for(lock, 20s, pred);
-  }
-};
-
-mcp::stdio_server_options shell(const std::string& script, recorder& r) {
-  return {.command = {"/bin/sh", "-c", script}, .name = "sh", .on_log = r.logger(),
-          .shutdown_grace = 200ms};
-}
-
-}  // namespace
+using tooluse::testing::recorder;
+using tooluse::testing::shell;
 
 TEST(stdio_client_transport, talks_to_tooluse_mcp_server) {
   if (!std::filesystem::exists(TOOLUSE_CLI_PATH)) TOOLUSE_PEER_MISSING("tooluse CLI not built at " TOOLUSE_CLI_PATH);
