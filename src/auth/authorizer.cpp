@@ -67,7 +67,7 @@ void oauth_client::on_response(const std::vector<http::header>& response) {
 status oauth_client::full_authorization(const std::string& challenged_scope,
                                         const std::string& resource_metadata_url) {
   if (auto s = discover_resource(resource_metadata_url); !s) return s;
-  std::string issuer = prm_["authorization_servers"][0].get<std::string>();
+  std::string issuer = prm_->authorization_servers->front();
   if (!tokens_.issuer.empty() && tokens_.issuer != issuer) {
     // The server moved to another authorization server: its tokens and the client
     // registration there are the new one's business; nothing carries over.
@@ -124,7 +124,7 @@ result<bool> oauth_client::on_challenge(int status, const std::vector<http::head
   } else if (!tokens_.refresh_token.empty() && used != refreshed_token_) {
     // 401 with a token: the server may have moved; if not, a refresh is enough.
     if (auto d = discover_resource(c.param("resource_metadata"));
-        d && prm_["authorization_servers"][0] == tokens_.issuer && refresh())
+        d && prm_->authorization_servers->front() == tokens_.issuer && refresh())
       return true;
   }
   if (auto s = full_authorization(c.param("scope"), c.param("resource_metadata")); !s)
@@ -174,26 +174,31 @@ void oauth_client::save_state() {
 
 void oauth_client::load_state() {
   if (!o_.store) return;
-  auto s = o_.store->load(o_.store_key);
-  if (!s || !s->is_object()) return;
-  resource_ = s->value("resource", "");
-  std::string issuer = s->value("issuer", "");
-  if (s->contains("client") && (*s)["client"].is_object() && !issuer.empty()) {
-    const json& c = (*s)["client"];
-    registrations_[issuer] = {c.value("client_id", ""), c.value("client_secret", ""),
-                              c.value("method", "")};
+  auto loaded = o_.store->load(o_.store_key);
+  if (!loaded) return;
+  auto s = decode<wire::stored_state>(*loaded, "state");
+  if (!s) {
+    log(wire::malformed("token store entry for " + o_.store_key, s.error(),
+                        "ignoring it; log in again to replace it")
+            .message);
+    return;
   }
-  if (s->contains("tokens") && (*s)["tokens"].is_object()) {
-    const json& t = (*s)["tokens"];
-    tokens_.access_token = t.value("access_token", "");
-    tokens_.token_type = t.value("token_type", "Bearer");
-    tokens_.refresh_token = t.value("refresh_token", "");
-    tokens_.scope = t.value("scope", "");
-    tokens_.expires_at = t.value("expires_at", 0LL);
-    tokens_.issuer = t.value("issuer", issuer);
+  resource_ = s->resource.value_or("");
+  std::string issuer = s->issuer.value_or("");
+  if (s->client && !issuer.empty())
+    registrations_[issuer] = {s->client->client_id, s->client->client_secret.value_or(""),
+                              s->client->method.value_or("")};
+  if (s->tokens) {
+    const auto& t = *s->tokens;
+    tokens_.access_token = t.access_token.value_or("");
+    tokens_.token_type = t.token_type.value_or("Bearer");
+    tokens_.refresh_token = t.refresh_token.value_or("");
+    tokens_.scope = t.scope.value_or("");
+    tokens_.expires_at = t.expires_at.value_or(0);
+    tokens_.issuer = t.issuer.value_or(issuer);
   }
-  if (s->contains("dpop_key") && (*s)["dpop_key"].is_string()) {
-    if (auto k = signing_key::from_pem((*s)["dpop_key"].get<std::string>(), "ES256")) {
+  if (s->dpop_key) {
+    if (auto k = signing_key::from_pem(*s->dpop_key, "ES256")) {
       dpop_key_ = *k;
       dpop_bound_ = lower(tokens_.token_type) == "dpop";
     }

@@ -52,22 +52,22 @@ status oauth_client::discover_resource(const std::string& resource_metadata_url)
       tried += (tried.empty() ? "" : ", ") + url;
       continue;
     }
-    const json& m = r->body;
-    if (!m.contains("resource") || !m["resource"].is_string())
-      return fail(errc::protocol_error,
-                  "protected resource metadata at " + url + " has no \"resource\"");
-    std::string resource = m["resource"].get<std::string>();
+    auto m = decode<wire::protected_resource_metadata>(r->body, "protected_resource_metadata");
+    if (!m)
+      return fail(wire::malformed("protected resource metadata at " + url, m.error(),
+                                  "the MCP server publishes metadata that does not follow RFC "
+                                  "9728; report it to its operator"));
+    const std::string& resource = m->resource;
     if (!resource_covers(resource, server_url_))
       return fail(errc::permission_denied,
                   "protected resource metadata at " + url + " is for \"" + resource +
                       "\", not for " + server_url_ +
                       "; refusing to authorize (the server may be misconfigured or hostile)");
-    if (!m.contains("authorization_servers") || !m["authorization_servers"].is_array() ||
-        m["authorization_servers"].empty() || !m["authorization_servers"][0].is_string())
+    if (!m->authorization_servers || m->authorization_servers->empty())
       return fail(errc::protocol_error,
                   "protected resource metadata at " + url + " names no authorization server");
-    prm_ = m;
     resource_ = resource;
+    prm_ = std::move(*m);
     log("authorization: protected resource metadata from " + url);
     return {};
   }
@@ -80,7 +80,7 @@ status oauth_client::discover_resource(const std::string& resource_metadata_url)
 }
 
 status oauth_client::discover_authorization_server(const std::string& issuer) {
-  if (issuer == issuer_ && as_meta_.is_object()) return {};
+  if (issuer == issuer_ && as_meta_) return {};
   auto p = split_url(issuer);
   if (!p.ok)
     return fail(errc::protocol_error, "authorization server \"" + issuer + "\" is not a URL");
@@ -100,17 +100,17 @@ status oauth_client::discover_authorization_server(const std::string& issuer) {
   for (const auto& url : candidates) {
     auto r = get_json(send_, url);
     if (!r || r->status != 200 || !r->body.is_object()) continue;
-    const json& m = r->body;
-    std::string got = m.value("issuer", "");
+    auto m = decode<wire::authorization_server_metadata>(r->body, "authorization_server_metadata");
+    if (!m)
+      return fail(wire::malformed("authorization server metadata at " + url, m.error(),
+                                  "the authorization server does not follow RFC 8414; report it "
+                                  "to its operator"));
     // RFC 8414 §3.3: the issuer must be identical to the one the URL was built from.
-    if (got != issuer)
+    if (m->issuer != issuer)
       return fail(errc::permission_denied, "authorization server metadata at " + url +
-                                               " names issuer \"" + got + "\", not \"" + issuer +
-                                               "\"; refusing to use it");
-    if (!m.contains("token_endpoint") || !m["token_endpoint"].is_string())
-      return fail(errc::protocol_error,
-                  "authorization server metadata at " + url + " has no token_endpoint");
-    as_meta_ = m;
+                                               " names issuer \"" + m->issuer + "\", not \"" +
+                                               issuer + "\"; refusing to use it");
+    as_meta_ = std::move(*m);
     issuer_ = issuer;
     log("authorization: authorization server " + issuer + " (metadata from " + url + ")");
     return {};
@@ -122,16 +122,13 @@ status oauth_client::discover_authorization_server(const std::string& issuer) {
 
 std::vector<std::string> oauth_client::select_scopes(const std::string& challenged) {
   std::vector<std::string> want = split_scopes(challenged);
-  if (want.empty() && prm_.contains("scopes_supported") && prm_["scopes_supported"].is_array())
-    for (const auto& s : prm_["scopes_supported"])
-      if (s.is_string()) want.push_back(s.get<std::string>());
+  if (want.empty() && prm_ && prm_->scopes_supported) want = *prm_->scopes_supported;
   for (const auto& s : split_scopes(o_.scope)) want.push_back(s);
   // Re-authorization keeps what was asked for before (step-up adds, never drops).
   for (const auto& s : requested_scopes_) want.push_back(s);
   bool offline = false;
-  if (o_.grant_type == grant::authorization_code && as_meta_.contains("scopes_supported") &&
-      as_meta_["scopes_supported"].is_array())
-    for (const auto& s : as_meta_["scopes_supported"]) offline |= s == "offline_access";
+  if (o_.grant_type == grant::authorization_code && as_meta_ && as_meta_->scopes_supported)
+    for (const auto& s : *as_meta_->scopes_supported) offline |= s == "offline_access";
   if (offline && !want.empty()) want.push_back("offline_access");
   std::vector<std::string> out;
   for (auto& s : want)

@@ -5,6 +5,7 @@
 // and DPoP proofs at the token endpoint with the server's nonce.
 
 #include <algorithm>
+#include <cmath>
 
 #include "oauth_client.hpp"
 
@@ -20,40 +21,84 @@ std::string join_scopes(const std::vector<std::string>& v) {
   return out;
 }
 
-bool supports(const json& meta, const char* field, std::string_view value, bool if_absent) {
-  if (!meta.contains(field) || !meta[field].is_array()) return if_absent;
-  for (const auto& v : meta[field])
-    if (v == value) return true;
-  return false;
+// supports: `value` is in a metadata list; `if_absent` when the server publishes no list.
+bool supports(const wire::strings& list, std::string_view value, bool if_absent) {
+  if (!list) return if_absent;
+  return std::find(list->begin(), list->end(), value) != list->end();
+}
+
+// error_of reads an RFC 6749 §5.2 error answer; one that does not decode gives no details
+// (the refusal still names the endpoint and the status).
+wire::token_error_response error_of(const json& body) {
+  auto e = decode<wire::token_error_response>(body, "token_error");
+  return e ? *e : wire::token_error_response{};
 }
 
 error token_error(const std::string& url, const json_response& r) {
-  std::string e = r.body.is_object() ? r.body.value("error", "") : "";
-  std::string d = r.body.is_object() ? r.body.value("error_description", "") : "";
+  auto answer = error_of(r.body);
+  std::string e = answer.error.value_or("");
+  std::string d = answer.error_description.value_or("");
   return error{errc::permission_denied, "the token endpoint " + url + " refused (HTTP " +
                                             std::to_string(r.status) + (e.empty() ? "" : ", " + e) +
                                             (d.empty() ? "" : ": " + d) + ")"};
 }
 
+// token_answer reads a token endpoint's answer: a 200 is a token response (RFC 6749 §5.1),
+// unless it has no access_token but an error (some servers refuse with 200); anything else
+// is a refusal (§5.2).
+result<wire::token_response> token_answer(const std::string& url, const json_response& r) {
+  bool refusal = r.status != 200 || (r.body.is_object() && !r.body.contains("access_token") &&
+                                     r.body.contains("error"));
+  if (refusal) return fail(token_error(url, r));
+  auto t = decode<wire::token_response>(r.body, "token_response");
+  if (!t)
+    return fail(wire::malformed("token response of " + url, t.error(),
+                                "the authorization server does not follow RFC 6749 §5.1; "
+                                "report it to its operator"));
+  return std::move(*t);
+}
+
+// expires_in_of reads expires_in: an integer (a fraction is cut, as it always was), none, or
+// a string of digits, which some servers send and which counts as no lifetime (as it always
+// has); anything else is malformed.
+result<std::optional<long long>> expires_in_of(const wire::token_response& t,
+                                               const std::string& url) {
+  if (!t.expires_in) return std::optional<long long>{};
+  const json& v = *t.expires_in;
+  if (v.is_number_float()) {
+    double d = v.get<double>();
+    if (std::isfinite(d) && std::abs(d) < 1e15)
+      return std::optional<long long>{static_cast<long long>(d)};
+  } else if (v.is_string()) {
+    const auto& s = v.get_ref<const std::string&>();
+    if (!s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      return std::optional<long long>{};
+  }
+  auto as_integer = decode<long long>(v, "token_response.expires_in");
+  if (as_integer) return std::optional<long long>{*as_integer};
+  return fail(wire::malformed("token response of " + url, as_integer.error(),
+                              "the authorization server does not follow RFC 6749 §5.1; "
+                              "report it to its operator"));
+}
+
 }  // namespace
 
 bool oauth_client::dpop_offered() const {
-  return o_.dpop && as_meta_.is_object() &&
-         supports(as_meta_, "dpop_signing_alg_values_supported", "ES256", false);
+  return o_.dpop && as_meta_ &&
+         supports(as_meta_->dpop_signing_alg_values_supported, "ES256", false);
 }
 
 result<registration> oauth_client::register_client() {
-  std::string endpoint = as_meta_.value("registration_endpoint", "");
+  std::string endpoint = as_meta_->registration_endpoint.value_or("");
   json body = {{"client_name", o_.client_name},
                {"redirect_uris", json::array({o_.redirect_uri})},
                {"grant_types", json::array({"authorization_code", "refresh_token"})},
                {"response_types", json::array({"code"})},
                {"application_type", "native"}};
-  std::string method =
-      supports(as_meta_, "token_endpoint_auth_methods_supported", "none", true) ? "none"
-      : supports(as_meta_, "token_endpoint_auth_methods_supported", "client_secret_basic", false)
-          ? "client_secret_basic"
-          : "client_secret_post";
+  const auto& methods = as_meta_->token_endpoint_auth_methods_supported;
+  std::string method = supports(methods, "none", true)                   ? "none"
+                       : supports(methods, "client_secret_basic", false) ? "client_secret_basic"
+                                                                         : "client_secret_post";
   body["token_endpoint_auth_method"] = method;
   if (!o_.client_metadata_url.empty()) body["client_uri"] = o_.client_metadata_url;
   http::request req{.method = "POST", .url = endpoint};
@@ -65,22 +110,26 @@ result<registration> oauth_client::register_client() {
     return fail(r.error().code,
                 "client registration at " + endpoint + " failed: " + r.error().message);
   auto parsed = parse_json(r->body);
-  if (r->status / 100 != 2 || !parsed || !parsed->is_object() || !parsed->contains("client_id") ||
-      !(*parsed)["client_id"].is_string())
+  if (r->status / 100 != 2 || !parsed)
     return fail(errc::permission_denied, "client registration at " + endpoint +
                                              " was refused (HTTP " + std::to_string(r->status) +
                                              "): " + r->body.substr(0, 200) +
                                              "; register a client by hand and pass its id");
+  auto answer = decode<wire::registration_response>(*parsed, "registration_response");
+  if (!answer)
+    return fail(wire::malformed("registration response of " + endpoint, answer.error(),
+                                "register a client by hand and pass its id"));
   registration reg;
-  reg.client_id = (*parsed)["client_id"].get<std::string>();
-  reg.client_secret = parsed->value("client_secret", "");
-  reg.method = parsed->value("token_endpoint_auth_method", "");
+  reg.client_id = answer->client_id;
+  reg.client_secret = answer->client_secret.value_or("");
+  reg.method = answer->token_endpoint_auth_method.value_or("");
   log("authorization: registered client with " + issuer_);
   return reg;
 }
 
 result<registration> oauth_client::client_for_issuer() {
   if (auto it = registrations_.find(issuer_); it != registrations_.end()) return it->second;
+  if (!as_meta_) return fail(errc::internal, "client registration before discovery");
   registration reg;
   if (o_.preregistered &&
       (o_.preregistered->issuer.empty() || o_.preregistered->issuer == issuer_)) {
@@ -91,10 +140,10 @@ result<registration> oauth_client::client_for_issuer() {
     return fail(errc::invalid_argument, "no client credentials for the authorization server " +
                                             issuer_ + "; pass a client id");
   } else if (!o_.client_metadata_url.empty() &&
-             as_meta_.value("client_id_metadata_document_supported", false)) {
+             as_meta_->client_id_metadata_document_supported.value_or(false)) {
     reg.client_id = o_.client_metadata_url;
     reg.method = "none";
-  } else if (as_meta_.contains("registration_endpoint")) {
+  } else if (as_meta_->registration_endpoint) {
     auto r = register_client();
     if (!r) return fail(r.error());
     reg = *r;
@@ -114,8 +163,7 @@ void oauth_client::add_client_auth(const registration& reg, form& f,
   if (method.empty()) {
     if (reg.client_secret.empty())
       method = "none";
-    else if (supports(as_meta_, "token_endpoint_auth_methods_supported", "client_secret_basic",
-                      true))
+    else if (supports(as_meta_->token_endpoint_auth_methods_supported, "client_secret_basic", true))
       method = "client_secret_basic";
     else
       method = "client_secret_post";
@@ -144,8 +192,9 @@ void oauth_client::add_client_auth(const registration& reg, form& f,
   }
 }
 
-result<json> oauth_client::token_request(form f, const registration& reg) {
-  std::string endpoint = as_meta_["token_endpoint"].get<std::string>();
+result<wire::token_response> oauth_client::token_request(form f, const registration& reg) {
+  if (!as_meta_) return fail(errc::internal, "token request before discovery");
+  std::string endpoint = as_meta_->token_endpoint;
   std::vector<http::header> headers;
   add_client_auth(reg, f, headers);
   bool dpop = dpop_offered();
@@ -164,33 +213,32 @@ result<json> oauth_client::token_request(form f, const registration& reg) {
     auto r = post_form(send_, endpoint, f, h);
     if (!r) return fail(r.error());
     if (auto n = http::find_header(r->headers, "dpop-nonce")) {
-      bool retry = dpop && r->status == 400 && r->body.is_object() &&
-                   r->body.value("error", "") == "use_dpop_nonce" && *n != as_nonce_;
+      bool retry = dpop && r->status == 400 && error_of(r->body).error == "use_dpop_nonce" &&
+                   *n != as_nonce_;
       as_nonce_ = *n;
       if (retry) continue;
     }
-    if (r->status != 200 || !r->body.is_object() || !r->body.contains("access_token"))
-      return fail(token_error(endpoint, *r));
-    return r->body;
+    auto t = token_answer(endpoint, *r);
+    if (t) {
+      if (auto e = expires_in_of(*t, endpoint); !e) return fail(e.error());
+    }
+    return t;
   }
   return fail(errc::permission_denied,
               "the token endpoint " + endpoint + " kept asking for a new DPoP nonce");
 }
 
-status oauth_client::accept_tokens(const json& body, bool keep_refresh) {
-  if (!body.contains("access_token") || !body["access_token"].is_string())
-    return fail(errc::protocol_error, "the token response has no access_token");
+status oauth_client::accept_tokens(const wire::token_response& body, bool keep_refresh) {
   token_set t;
-  t.access_token = body["access_token"].get<std::string>();
-  t.token_type = body.value("token_type", "Bearer");
+  t.access_token = body.access_token;
+  t.token_type = body.token_type.value_or("Bearer");
   t.issuer = issuer_;
-  t.scope = body.contains("scope") && body["scope"].is_string()
-                ? body["scope"].get<std::string>()
-                : join_scopes({requested_scopes_.begin(), requested_scopes_.end()});
-  if (body.contains("expires_in") && body["expires_in"].is_number())
-    t.expires_at = now_seconds() + body["expires_in"].get<long long>();
-  if (body.contains("refresh_token") && body["refresh_token"].is_string())
-    t.refresh_token = body["refresh_token"].get<std::string>();
+  t.scope =
+      body.scope ? *body.scope : join_scopes({requested_scopes_.begin(), requested_scopes_.end()});
+  // token_request has checked expires_in.
+  if (auto e = expires_in_of(body, {}); e && *e) t.expires_at = now_seconds() + **e;
+  if (body.refresh_token)
+    t.refresh_token = *body.refresh_token;
   else if (keep_refresh)
     t.refresh_token = tokens_.refresh_token;
   dpop_bound_ = detail::lower(t.token_type) == "dpop";
@@ -225,12 +273,11 @@ status oauth_client::authorization_code(const std::string& scope) {
     return fail(
         errc::invalid_argument,
         server_url_ + " needs you to log in: run `tooluse mcp login " + server_url_ + "` first");
-  if (!as_meta_.contains("authorization_endpoint") ||
-      !as_meta_["authorization_endpoint"].is_string())
+  if (!as_meta_->authorization_endpoint)
     return fail(errc::protocol_error,
                 "the authorization server " + issuer_ + " has no authorization_endpoint");
   // PKCE is required: refuse a server that does not say it supports S256.
-  if (!supports(as_meta_, "code_challenge_methods_supported", "S256", false))
+  if (!supports(as_meta_->code_challenge_methods_supported, "S256", false))
     return fail(errc::permission_denied,
                 "the authorization server " + issuer_ +
                     " does not advertise PKCE S256; refusing to authorize");
@@ -246,7 +293,7 @@ status oauth_client::authorization_code(const std::string& scope) {
             {"code_challenge_method", "S256"},
             {"resource", resource_}};
   if (!scope.empty()) q.emplace_back("scope", scope);
-  std::string endpoint = as_meta_["authorization_endpoint"].get<std::string>();
+  std::string endpoint = *as_meta_->authorization_endpoint;
   std::string url =
       endpoint + (endpoint.find('?') == std::string::npos ? "?" : "&") + form_encode(q);
   auto callback = o_.open_browser(url);
@@ -265,7 +312,7 @@ status oauth_client::authorization_code(const std::string& scope) {
     return fail(errc::permission_denied, "the authorization response came from issuer \"" +
                                              find_param(p, "iss") + "\", not " + issuer_ +
                                              "; refusing it");
-  if (!has_iss && as_meta_.value("authorization_response_iss_parameter_supported", false))
+  if (!has_iss && as_meta_->authorization_response_iss_parameter_supported.value_or(false))
     return fail(errc::permission_denied, "the authorization response lacks the iss parameter " +
                                              issuer_ + " promised; refusing it");
   std::string code = find_param(p, "code");
@@ -283,7 +330,7 @@ status oauth_client::authorization_code(const std::string& scope) {
 
 status oauth_client::refresh() {
   if (tokens_.refresh_token.empty()) return fail(errc::not_found, "no refresh token");
-  if (!as_meta_.is_object() || issuer_ != tokens_.issuer)
+  if (!as_meta_ || issuer_ != tokens_.issuer)
     if (auto d = discover_authorization_server(tokens_.issuer); !d) return d;
   auto reg = client_for_issuer();
   if (!reg) return fail(reg.error());
@@ -343,13 +390,12 @@ status oauth_client::enterprise_grant(const std::string& scope) {
     f.emplace_back("client_id", o_.idp_client_id);
   auto r = post_form(send_, o_.idp_token_endpoint, f, headers);
   if (!r) return fail(r.error());
-  if (r->status != 200 || !r->body.is_object() || !r->body.contains("access_token") ||
-      !r->body["access_token"].is_string())
-    return fail(token_error(o_.idp_token_endpoint, *r));
+  auto idp = token_answer(o_.idp_token_endpoint, *r);
+  if (!idp) return fail(idp.error());
   log("authorization: exchanged the ID token for an authorization grant at the IdP");
   auto reg = client_for_issuer();
   if (!reg) return fail(reg.error());
-  form g = {{"grant_type", jwt_bearer}, {"assertion", r->body["access_token"].get<std::string>()}};
+  form g = {{"grant_type", jwt_bearer}, {"assertion", idp->access_token}};
   if (!scope.empty()) g.emplace_back("scope", scope);
   auto body = token_request(std::move(g), *reg);
   if (!body) return fail(body.error());

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "tooluse/base64.hpp"
+#include "wire.hpp"
 
 namespace tooluse::auth {
 
@@ -165,29 +166,29 @@ result<signing_key> signing_key::from_pem(std::string_view pem, std::string_view
   return out;
 }
 
-result<signing_key> signing_key::from_jwk(const json& jwk) {
-  if (!jwk.is_object()) return fail(errc::invalid_argument, "JWK: not an object");
-  std::string kty = jwk.value("kty", "");
+result<signing_key> signing_key::from_jwk(const json& j) {
+  auto jwk = decode<wire::jwk>(j, "jwk");
+  if (!jwk) return fail(errc::invalid_argument, "JWK is malformed: " + jwk.error().message);
+  const std::string& kty = jwk->kty;
   OSSL_PARAM_BLD* bld = OSSL_PARAM_BLD_new();
   std::vector<BIGNUM*> bns;
-  std::string pub, type, alg = jwk.value("alg", "");
-  auto field = [&](const char* name) -> result<std::string> {
-    if (!jwk.contains(name) || !jwk[name].is_string())
-      return fail(errc::invalid_argument, std::string("JWK: missing \"") + name + "\"");
-    return base64url_decode(jwk[name].get<std::string>());
+  std::string pub, type, alg = jwk->alg.value_or("");
+  auto field = [](const std::optional<std::string>& v, const char* name) -> result<std::string> {
+    if (!v) return fail(errc::invalid_argument, std::string("JWK: missing \"") + name + "\"");
+    return base64url_decode(*v);
   };
   auto cleanup = [&] {
     for (auto* b : bns) BN_free(b);
     OSSL_PARAM_BLD_free(bld);
   };
   if (kty == "EC") {
-    std::string crv = jwk.value("crv", "");
+    std::string crv = jwk->crv.value_or("");
     const char* group = crv == "P-256"   ? "prime256v1"
                         : crv == "P-384" ? "secp384r1"
                         : crv == "P-521" ? "secp521r1"
                                          : nullptr;
-    auto x = field("x");
-    auto y = field("y");
+    auto x = field(jwk->x, "x");
+    auto y = field(jwk->y, "y");
     if (!group || !x || !y) {
       cleanup();
       return fail(errc::invalid_argument, "JWK: an EC key needs crv P-256/384/521, x and y");
@@ -198,8 +199,8 @@ result<signing_key> signing_key::from_jwk(const json& jwk) {
     type = "EC";
     if (alg.empty()) alg = crv == "P-256" ? "ES256" : crv == "P-384" ? "ES384" : "ES512";
   } else if (kty == "RSA") {
-    auto n = field("n");
-    auto e = field("e");
+    auto n = field(jwk->n, "n");
+    auto e = field(jwk->e, "e");
     if (!n || !e) {
       cleanup();
       return fail(errc::invalid_argument, "JWK: an RSA key needs n and e");

@@ -4,6 +4,7 @@
 
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "tooluse/auth/jose.hpp"
 #include "tooluse/auth/oauth.hpp"
 #include "util.hpp"
+#include "wire.hpp"
 
 namespace tooluse::auth::detail {
 
@@ -52,8 +54,8 @@ class oauth_client final : public oauth_authorizer {
   result<registration> client_for_issuer();
   result<registration> register_client();
   void add_client_auth(const registration& reg, form& f, std::vector<http::header>& headers);
-  result<json> token_request(form f, const registration& reg);
-  status accept_tokens(const json& body, bool keep_refresh);
+  result<wire::token_response> token_request(form f, const registration& reg);
+  status accept_tokens(const wire::token_response& body, bool keep_refresh);
   bool dpop_offered() const;
   // authorizer.cpp
   void load_state();
@@ -68,10 +70,10 @@ class oauth_client final : public oauth_authorizer {
   oauth_options o_;
   http::transport send_;
   mutable std::mutex mu_;
-  json prm_;              // protected resource metadata
+  std::optional<wire::protected_resource_metadata> prm_;
   std::string resource_;  // the resource indicator, as the metadata publishes it
-  json as_meta_;          // authorization server metadata
-  std::string issuer_;    // its issuer, checked
+  std::optional<wire::authorization_server_metadata> as_meta_;
+  std::string issuer_;                                 // its issuer, checked
   std::map<std::string, registration> registrations_;  // by issuer
   token_set tokens_;
   std::set<std::string> requested_scopes_;

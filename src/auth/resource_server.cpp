@@ -8,29 +8,33 @@
 
 #include "tooluse/auth/oauth.hpp"
 #include "util.hpp"
+#include "wire.hpp"
 
 namespace tooluse::auth {
 
 namespace {
 
-std::vector<std::string> scopes_of(const json& claims) {
+std::vector<std::string> scopes_of(const wire::token_claims& claims) {
   std::vector<std::string> out;
-  if (claims.contains("scope") && claims["scope"].is_string()) {
-    std::string s = claims["scope"].get<std::string>();
+  if (claims.scope) {
+    const std::string& s = *claims.scope;
     for (std::size_t i = 0; i < s.size();) {
       auto j = s.find(' ', i);
       if (j == std::string::npos) j = s.size();
       if (j > i) out.push_back(s.substr(i, j - i));
       i = j + 1;
     }
-  } else if (claims.contains("scp") && claims["scp"].is_array()) {
-    for (const auto& v : claims["scp"])
-      if (v.is_string()) out.push_back(v.get<std::string>());
+  } else if (claims.scp) {
+    out = *claims.scp;
   }
   return out;
 }
 
-bool audience_matches(const json& aud, const std::string& resource) {
+// audience_matches: aud is a string or an array of strings (RFC 7519 §4.1.3); anything else
+// matches nothing.
+bool audience_matches(const std::optional<json>& claim, const std::string& resource) {
+  if (!claim) return false;
+  const json& aud = *claim;
   auto strip = [](std::string s) {
     while (s.size() > 1 && s.back() == '/') s.pop_back();
     return s;
@@ -48,12 +52,8 @@ std::string join(const std::vector<std::string>& v) {
   return out;
 }
 
-// str reads a string member, "" when absent or of another type: tokens, key sets and
-// introspection answers come from outside, and json::value would throw on a wrong type.
-std::string str(const json& j, const char* key) {
-  if (!j.is_object()) return "";
-  auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
+std::string client_of(const wire::token_claims& c) {
+  return c.client_id ? *c.client_id : c.azp.value_or("");
 }
 
 constexpr std::string_view allowed_algs[] = {"ES256", "ES384", "ES512", "RS256", "RS384",
@@ -125,10 +125,13 @@ rs_decision resource_server::challenge(int status, const std::string& error,
 result<signing_key> resource_server::key_for(const std::string& kid, const std::string& alg) {
   std::lock_guard lock(mu_);
   for (int pass = 0; pass < 2; ++pass) {
-    if (jwks_.is_object() && jwks_.contains("keys") && jwks_["keys"].is_array()) {
-      for (const auto& k : jwks_["keys"]) {
-        if (!kid.empty() && str(k, "kid") != kid) continue;
-        if (k.contains("use") && k["use"] != "sig") continue;
+    // A key that is not a JWK this server can read is skipped (RFC 7517 §5).
+    if (auto set = decode<wire::jwk_set>(jwks_, "jwks")) {
+      for (const auto& k : set->keys) {
+        auto meta = decode<wire::jwk>(k, "jwk");
+        if (!meta) continue;
+        if (!kid.empty() && meta->kid.value_or("") != kid) continue;
+        if (meta->use && *meta->use != "sig") continue;
         if (auto key = signing_key::from_jwk(k)) {
           key->set_alg(alg);
           return key;
@@ -145,11 +148,13 @@ result<signing_key> resource_server::key_for(const std::string& kid, const std::
       auto p = detail::split_url(o_.issuer);
       auto meta =
           detail::get_json(send_, p.origin() + "/.well-known/oauth-authorization-server" + p.path);
-      if (meta && meta->status == 200 && meta->body.is_object()) uri = str(meta->body, "jwks_uri");
+      if (meta && meta->status == 200)
+        if (auto m = decode<wire::as_jwks_pointer>(meta->body, "authorization_server_metadata"))
+          uri = m->jwks_uri.value_or("");
     }
     if (uri.empty()) break;
     auto r = detail::get_json(send_, uri);
-    if (r && r->status == 200 && r->body.is_object()) jwks_ = r->body;
+    if (r && r->status == 200 && decode<wire::jwk_set>(r->body, "jwks")) jwks_ = r->body;
   }
   return fail(errc::not_found, "no key of the issuer verifies this token (kid \"" + kid + "\")");
 }
@@ -157,29 +162,30 @@ result<signing_key> resource_server::key_for(const std::string& kid, const std::
 result<resource_server::token_info> resource_server::validate_jwt(const std::string& token) {
   auto jwt = decode_jwt(token);
   if (!jwt) return fail(errc::permission_denied, "the token is malformed");
-  std::string alg = str(jwt->header, "alg");
+  // Header and claims come from anyone: a field of the wrong type is a refusal naming it.
+  auto header = decode<wire::jwt_header>(jwt->header, "header");
+  if (!header)
+    return fail(errc::permission_denied, "the token is malformed: " + header.error().message);
+  std::string alg = header->alg.value_or("");
   if (std::find(std::begin(allowed_algs), std::end(allowed_algs), alg) == std::end(allowed_algs))
     return fail(errc::permission_denied, "the token's algorithm is not accepted");
-  if (jwt->header.contains("kid") && !jwt->header["kid"].is_string())
-    return fail(errc::permission_denied, "the token's signing key is unknown");
-  auto key = key_for(str(jwt->header, "kid"), alg);
+  auto key = key_for(header->kid.value_or(""), alg);
   if (!key) return fail(errc::permission_denied, "the token's signing key is unknown");
   if (!key->verify(jwt->signing_input, jwt->signature, alg))
     return fail(errc::permission_denied, "the token's signature is invalid");
-  const json& c = jwt->claims;
-  if (str(c, "iss") != o_.issuer)
+  auto c = decode<wire::token_claims>(jwt->claims, "claims");
+  if (!c) return fail(errc::permission_denied, "the token is malformed: " + c.error().message);
+  if (c->iss.value_or("") != o_.issuer)
     return fail(errc::permission_denied, "the token was not issued by " + o_.issuer);
-  if (!c.contains("aud") || !audience_matches(c["aud"], o_.resource))
+  if (!audience_matches(c->aud, o_.resource))
     return fail(errc::permission_denied, "the token is not meant for " + o_.resource);
-  long long now = detail::now_seconds();
-  if (!c.contains("exp") || !c["exp"].is_number() ||
-      c["exp"].get<double>() + static_cast<double>(o_.leeway_seconds) < static_cast<double>(now))
+  auto now = static_cast<double>(detail::now_seconds());
+  auto leeway = static_cast<double>(o_.leeway_seconds);
+  if (!c->exp || *c->exp + leeway < now)
     return fail(errc::permission_denied, "the token has expired");
-  if (c.contains("nbf") && c["nbf"].is_number() &&
-      c["nbf"].get<double>() - static_cast<double>(o_.leeway_seconds) > static_cast<double>(now))
+  if (c->nbf && *c->nbf - leeway > now)
     return fail(errc::permission_denied, "the token is not valid yet");
-  std::string client = c.contains("client_id") ? str(c, "client_id") : str(c, "azp");
-  return token_info{str(c, "sub"), client, scopes_of(c)};
+  return token_info{c->sub.value_or(""), client_of(*c), scopes_of(*c)};
 }
 
 result<resource_server::token_info> resource_server::introspect(const std::string& token) {
@@ -193,18 +199,20 @@ result<resource_server::token_info> resource_server::introspect(const std::strin
                              {{"token", token}, {"token_type_hint", "access_token"}}, headers);
   if (!r || r->status != 200 || !r->body.is_object())
     return fail(errc::permission_denied, "the token could not be introspected");
-  const json& c = r->body;
-  if (!c.contains("active") || c["active"] != true)
-    return fail(errc::permission_denied, "the token is not active");
-  if (c.contains("iss") && c["iss"] != o_.issuer)
+  auto c = decode<wire::token_claims>(r->body, "introspection");
+  if (!c)
+    return fail(errc::permission_denied, "the token could not be introspected: the answer of " +
+                                             o_.introspection_endpoint +
+                                             " is malformed: " + c.error().message);
+  if (!c->active.value_or(false)) return fail(errc::permission_denied, "the token is not active");
+  if (c->iss && *c->iss != o_.issuer)
     return fail(errc::permission_denied, "the token was not issued by " + o_.issuer);
-  if (c.contains("aud") && !audience_matches(c["aud"], o_.resource))
+  if (c->aud && !audience_matches(c->aud, o_.resource))
     return fail(errc::permission_denied, "the token is not meant for " + o_.resource);
-  if (c.contains("exp") && c["exp"].is_number() &&
-      c["exp"].get<double>() + static_cast<double>(o_.leeway_seconds) <
-          static_cast<double>(detail::now_seconds()))
+  if (c->exp &&
+      *c->exp + static_cast<double>(o_.leeway_seconds) < static_cast<double>(detail::now_seconds()))
     return fail(errc::permission_denied, "the token has expired");
-  return token_info{str(c, "sub"), str(c, "client_id"), scopes_of(c)};
+  return token_info{c->sub.value_or(""), c->client_id.value_or(""), scopes_of(*c)};
 }
 
 result<resource_server::token_info> resource_server::validate(const std::string& token) {
@@ -242,9 +250,12 @@ rs_decision resource_server::check(std::string_view method, std::string_view tar
   if (!info) return challenge(401, "invalid_token", info.error().message, required);
   std::vector<std::string> need = o_.required_scopes;
   if (method == "POST" && !o_.tool_scopes.empty()) {
+    // A body that is not one tools/call (a batch, another method, a malformed call) needs
+    // no tool's scope here; the MCP server answers it.
     auto m = parse_json(body);
-    if (m && m->is_object() && str(*m, "method") == "tools/call" && (*m)["params"].is_object()) {
-      auto it = o_.tool_scopes.find(str((*m)["params"], "name"));
+    auto call = decode<wire::call_request>(m ? *m : json(), "request");
+    if (call && call->method == "tools/call" && call->params && call->params->name) {
+      auto it = o_.tool_scopes.find(*call->params->name);
       if (it != o_.tool_scopes.end()) need.insert(need.end(), it->second.begin(), it->second.end());
     }
   }

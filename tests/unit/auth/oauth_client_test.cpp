@@ -441,21 +441,30 @@ TEST_F(oauth_test, registration_answers_that_are_not_usable_are_errors) {
   struct row {
     const char* why;
     http::response reply;
+    errc code;
+    const char* says;
   };
-  for (const auto& [why, reply] :
-       {row{"refused", json_reply({{"error", "invalid_client_metadata"}}, 400)},
-        row{"no client_id", json_reply({{"client_name", "x"}}, 201)},
-        row{"client_id not a string", json_reply({{"client_id", 42}}, 201)}}) {
+  const std::string refused = "client registration at https://as.test/register was refused (HTTP ";
+  const std::string malformed =
+      "auth: the registration response of https://as.test/register is malformed: ";
+  for (const auto& [why, reply, code, says] :
+       {row{"refused", json_reply({{"error", "invalid_client_metadata"}}, 400),
+            errc::permission_denied, ""},
+        row{"no client_id", json_reply({{"client_name", "x"}}, 201), errc::protocol_error,
+            "registration_response: missing required property \"client_id\""},
+        row{"client_id not a string", json_reply({{"client_id", 42}}, 201), errc::protocol_error,
+            "registration_response.client_id: expected string, got integer 42"}}) {
     http::response answer = reply;
     w.routes["https://as.test/register"] = [answer](const http::request&) { return answer; };
     auto s = make_oauth_authorizer(server, options())->authorize();
     ASSERT_FALSE(s) << why;
-    EXPECT_EQ(s.error().code, errc::permission_denied) << why;
-    EXPECT_EQ(s.error().message.rfind(
-                  "client registration at https://as.test/register was refused (HTTP ", 0),
-              0u)
-        << why << ": " << s.error().message;
-    EXPECT_NE(s.error().message.find("register a client by hand"), std::string::npos) << why;
+    EXPECT_EQ(s.error().code, code) << why;
+    const std::string& m = s.error().message;
+    if (code == errc::permission_denied)
+      EXPECT_EQ(m.rfind(refused, 0), 0u) << why << ": " << m;
+    else
+      EXPECT_EQ(m.rfind(malformed + says + ";", 0), 0u) << why << ": " << m;
+    EXPECT_NE(m.find("register a client by hand"), std::string::npos) << why;
   }
 }
 

@@ -215,17 +215,33 @@ TEST_F(as_peer, a_token_answer_whose_access_token_is_not_text_is_a_protocol_erro
   auto s = a->authorize();
   ASSERT_FALSE(s);
   EXPECT_EQ(s.error().code, errc::protocol_error);
-  EXPECT_EQ(s.error().message, "the token response has no access_token");
+  EXPECT_EQ(s.error().message, "auth: the token response of " + issuer +
+                                   "/token is malformed: token_response.access_token: expected "
+                                   "string, got integer 42; the authorization server does not "
+                                   "follow RFC 6749 §5.1; report it to its operator");
   EXPECT_FALSE(a->has_token());
 }
 
-TEST_F(as_peer, a_200_without_an_access_token_is_a_refusal_naming_the_endpoint) {
+TEST_F(as_peer, a_200_without_an_access_token_is_a_malformed_token_response) {
   token_answer({{"token_type", "Bearer"}});
   auto a = make_oauth_authorizer(server, machine(grant::client_credentials));
   auto s = a->authorize();
   ASSERT_FALSE(s);
+  EXPECT_EQ(s.error().code, errc::protocol_error);
+  EXPECT_TRUE(contains(s.error().message,
+                       "token_response: missing required property \"access_token\""))
+      << s.error().message;
+}
+
+TEST_F(as_peer, a_200_with_an_error_and_no_access_token_is_a_refusal_naming_the_endpoint) {
+  // Some servers (GitHub's among them) refuse with 200 and an RFC 6749 §5.2 body.
+  token_answer({{"error", "bad_verification_code"}, {"error_description", "expired"}});
+  auto a = make_oauth_authorizer(server, machine(grant::client_credentials));
+  auto s = a->authorize();
+  ASSERT_FALSE(s);
   EXPECT_EQ(s.error().code, errc::permission_denied);
-  EXPECT_EQ(s.error().message, "the token endpoint " + issuer + "/token refused (HTTP 200)");
+  EXPECT_EQ(s.error().message, "the token endpoint " + issuer +
+                                   "/token refused (HTTP 200, bad_verification_code: expired)");
 }
 
 TEST_F(as_peer, resource_metadata_without_a_resource_or_an_authorization_server_is_refused) {
@@ -234,7 +250,12 @@ TEST_F(as_peer, resource_metadata_without_a_resource_or_an_authorization_server_
   auto s = a->authorize();
   ASSERT_FALSE(s);
   EXPECT_EQ(s.error().code, errc::protocol_error);
-  EXPECT_TRUE(contains(s.error().message, "has no \"resource\"")) << s.error().message;
+  EXPECT_EQ(s.error().message,
+            "auth: the protected resource metadata at " +
+                peer.url("/.well-known/oauth-protected-resource/mcp") +
+                " is malformed: protected_resource_metadata: missing required property "
+                "\"resource\"; the MCP server publishes metadata that does not follow RFC 9728; "
+                "report it to its operator");
 
   prm = {{"resource", server}, {"authorization_servers", json::array()}};
   s = a->authorize();
@@ -263,7 +284,10 @@ TEST_F(as_peer, authorization_server_metadata_must_name_a_token_endpoint) {
   auto s = a->authorize();
   ASSERT_FALSE(s);
   EXPECT_EQ(s.error().code, errc::protocol_error);
-  EXPECT_TRUE(contains(s.error().message, "has no token_endpoint")) << s.error().message;
+  EXPECT_TRUE(contains(s.error().message,
+                       "authorization_server_metadata: missing required property "
+                       "\"token_endpoint\""))
+      << s.error().message;
 }
 
 TEST_F(as_peer, no_authorization_server_metadata_says_what_was_tried) {
