@@ -23,31 +23,58 @@ class file_store final : public token_store {
 
   std::optional<json> load(const std::string& key) override {
     std::lock_guard lock(mu_);
-    json all = read_all();
-    if (!all.contains(key)) return std::nullopt;
-    return all[key];
+    auto all = read_all();
+    if (!all || !all->contains(key)) return std::nullopt;
+    return (*all)[key];
   }
+  // save and erase rewrite the whole file. They refuse while it cannot be read (writing would
+  // drop every other server's entries); a file that is not a JSON object is kept beside it as
+  // PATH.corrupt, for a person to look at, and a new one is started.
   status save(const std::string& key, const json& state) override {
     std::lock_guard lock(mu_);
-    json all = read_all();
-    all[key] = state;
-    return write_all(all);
+    auto all = read_for_update();
+    if (!all) return fail(std::move(all.error()));
+    (*all)[key] = state;
+    return write_all(*all);
   }
   status erase(const std::string& key) override {
     std::lock_guard lock(mu_);
-    json all = read_all();
-    all.erase(key);
-    return write_all(all);
+    auto all = read_for_update();
+    if (!all) return fail(std::move(all.error()));
+    all->erase(key);
+    return write_all(*all);
   }
 
  private:
-  json read_all() {
+  // read_all returns the file's entries: none when there is no file yet; an error when it
+  // exists but cannot be read, or is not a JSON object. The message never quotes the file:
+  // it holds secrets.
+  result<json> read_all() {
+    namespace fs = std::filesystem;
     std::ifstream in(path_);
-    if (!in) return json::object();
+    if (!in) {
+      std::error_code ec;
+      if (!fs::exists(path_, ec) && !ec) return json::object();
+      return fail(errc::io_error, "cannot read the token file " + path_ +
+                                      "; check its permissions (it should belong to you, mode 0600)");
+    }
     std::stringstream ss;
     ss << in.rdbuf();
     auto j = parse_json(ss.str());
-    return j && j->is_object() ? *j : json::object();
+    if (!j || !j->is_object())
+      return fail(errc::parse_error, "the token file " + path_ +
+                                         " is not a JSON object; fix it, or move it away to start "
+                                         "over (every server then asks you to log in again)");
+    return std::move(*j);
+  }
+  result<json> read_for_update() {
+    auto all = read_all();
+    if (all || all.error().code != errc::parse_error) return all;
+    const std::string aside = path_ + ".corrupt";
+    if (::rename(path_.c_str(), aside.c_str()) != 0)
+      return fail(errc::io_error, "the token file " + path_ + " is not a JSON object and cannot be moved to " +
+                                      aside + "; move it away by hand");
+    return json::object();
   }
   status write_all(const json& all) {
     namespace fs = std::filesystem;

@@ -130,7 +130,7 @@ TEST(token_command, a_token_with_a_line_break_inside_is_refused) {
   EXPECT_NE(r.error().message.find("more than one line"), std::string::npos) << r.error().message;
 }
 
-TEST(token_file, keeps_servers_apart_in_a_0700_folder_and_replaces_a_corrupt_file) {
+TEST(token_file, keeps_servers_apart_in_a_0700_folder_and_sets_a_corrupt_file_aside) {
   tooluse::testing::temp_dir dir;
   auto folder = dir.path() / "state";
   auto path = (folder / "tokens.json").string();
@@ -152,6 +152,11 @@ TEST(token_file, keeps_servers_apart_in_a_0700_folder_and_replaces_a_corrupt_fil
   EXPECT_FALSE(store->load("https://a/mcp"));
   ASSERT_TRUE(store->save("https://c/mcp", {{"n", 4}}));
   EXPECT_EQ((*store->load("https://c/mcp"))["n"], 4);
+  EXPECT_FALSE(store->load("https://b/mcp"));
+  // The corrupt file was kept beside the new one, not overwritten.
+  std::ifstream aside(path + ".corrupt");
+  std::string kept((std::istreambuf_iterator<char>(aside)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(kept, "{not json");
 }
 
 TEST(token_file, an_unwritable_folder_is_an_io_error_naming_the_file) {
