@@ -254,7 +254,8 @@ result<json> client::impl::run_handler(std::string_view method, const json& para
 void client::impl::on_server_request(const json& message) {
   const json id = message["id"];
   const std::string method = message["method"].get<std::string>();
-  const json params = message.value("params", json::object());
+  json params = message.value("params", json::object());
+  if (params.is_null()) params = json::object();  // lenient: null params mean none
   const std::string key = id_key(id);
   std::stop_source source;
   {
