@@ -199,8 +199,8 @@ result<json> client::impl::request(std::string_view method, json params,
       return fail(errc::protocol_error, transport->describe() + ": " + std::string(method) +
                                             " still needs input after " + std::to_string(round) +
                                             " rounds; giving up");
-    auto responses = resolve_input(mrtr->input_requests.value_or(input_request_map{}),
-                                   "result.inputRequests");
+    auto responses =
+        resolve_input(mrtr->input_requests.value_or(input_request_map{}), "result.inputRequests");
     if (!responses) return fail(responses.error());
     json next = params.is_object() ? params : json::object();
     if (responses->empty())

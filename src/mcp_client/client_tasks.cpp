@@ -172,7 +172,7 @@ result<json> client::wait_task(std::string_view task_id, const call_options& opt
       return fail(errc::cancelled,
                   describe() + ": task " + id + " was cancelled" +
                       (t->status_message.value_or("").empty() ? std::string()
-                                                               : " (" + *t->status_message + ")"));
+                                                              : " (" + *t->status_message + ")"));
     if (st == "input_required" && stateless() && t->input_requests) {
       auto responses = impl_->resolve_input(*t->input_requests, "result.inputRequests");
       if (!responses) {

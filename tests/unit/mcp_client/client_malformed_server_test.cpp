@@ -29,9 +29,8 @@ json notification(const std::string& method, json params) {
 
 // reply_to waits for the client's answer to the server request `id`.
 std::optional<json> reply_to(scripted_transport& t, const json& id) {
-  return t.wait_for_sent([&](const json& m) {
-    return !m.contains("method") && m.value("id", json()) == id;
-  });
+  return t.wait_for_sent(
+      [&](const json& m) { return !m.contains("method") && m.value("id", json()) == id; });
 }
 
 mcp::client_options answering() {
@@ -52,11 +51,11 @@ TEST(mcp_client_malformed, a_malformed_server_request_is_answered_invalid_params
   auto* raw = t.get();
   auto c = mcp::client::connect(std::move(t), answering());
   ASSERT_TRUE(c) << c.error().what();
-  raw->deliver(request("s1", "sampling/createMessage",
-                       {{"messages", json::array()}, {"maxTokens", "ten"}}));
+  raw->deliver(
+      request("s1", "sampling/createMessage", {{"messages", json::array()}, {"maxTokens", "ten"}}));
   raw->deliver(request("e1", "elicitation/create", {{"message", "who?"}}));
-  raw->deliver(request("e2", "elicitation/create",
-                       {{"message", "who?"}, {"requestedSchema", "a form"}}));
+  raw->deliver(
+      request("e2", "elicitation/create", {{"message", "who?"}, {"requestedSchema", "a form"}}));
   raw->deliver(request("s2", "sampling/createMessage",
                        {{"messages", json::array()}, {"maxTokens", 5}}));  // a good one
   auto s1 = reply_to(*raw, "s1");
@@ -99,8 +98,8 @@ TEST(mcp_client_malformed, a_malformed_notification_is_logged_and_dropped) {
   tooluse::testing::log_sink warnings;
   std::vector<mcp::log_entry> logs;
   std::vector<std::string> seen;  // on_notification, same thread as deliver()
-  auto t = std::make_unique<scripted_transport>(
-      legacy_script([](const json& m) -> json { return m["method"] == "ping" ? json::object() : json(); }));
+  auto t = std::make_unique<scripted_transport>(legacy_script(
+      [](const json& m) -> json { return m["method"] == "ping" ? json::object() : json(); }));
   auto* raw = t.get();
   mcp::client_options o;
   o.on_log = [&](const mcp::log_entry& e) { logs.push_back(e); };
@@ -111,10 +110,12 @@ TEST(mcp_client_malformed, a_malformed_notification_is_logged_and_dropped) {
   raw->deliver(notification("notifications/message", {{"level", 3}, {"data", "x"}}));
   raw->deliver(notification("notifications/resources/updated", {{"uri", 5}}));
   raw->deliver(notification("notifications/tasks/status", {{"taskId", "t1"}}));
-  raw->deliver(notification("notifications/progress", {{"progressToken", 1}, {"progress", "half"}}));
+  raw->deliver(
+      notification("notifications/progress", {{"progressToken", 1}, {"progress", "half"}}));
   raw->deliver(notification("notifications/tools/list_changed", json::array()));
-  EXPECT_TRUE(warnings.has("scripted server: notifications/message dropped: params.level: "
-                           "expected string, got integer 3"));
+  EXPECT_TRUE(
+      warnings.has("scripted server: notifications/message dropped: params.level: "
+                   "expected string, got integer 3"));
   EXPECT_TRUE(warnings.has(
       "notifications/resources/updated dropped: params.uri: expected string, got integer 5"));
   EXPECT_TRUE(warnings.has(
@@ -171,9 +172,10 @@ TEST(mcp_client_malformed, malformed_input_requests_fail_the_request_with_their_
           return {{"resultType", "input_required"},
                   {"inputRequests", {{"a", {{"params", json::object()}}}}}};
         if (tool == "bad_sampling")
-          return {{"resultType", "input_required"},
-                  {"inputRequests",
-                   {{"s", {{"method", "sampling/createMessage"}, {"params", {{"maxTokens", 1}}}}}}}};
+          return {
+              {"resultType", "input_required"},
+              {"inputRequests",
+               {{"s", {{"method", "sampling/createMessage"}, {"params", {{"maxTokens", 1}}}}}}}};
         return json();
       })),
       answering());
@@ -191,4 +193,15 @@ TEST(mcp_client_malformed, malformed_input_requests_fail_the_request_with_their_
   EXPECT_EQ(b.error().message,
             "Invalid params: result.inputRequests.s.params: missing required property "
             "\"messages\"");
+}
+
+TEST(mcp_client_malformed, null_params_count_as_none) {
+  auto t = std::make_unique<scripted_transport>(legacy_script());
+  auto* raw = t.get();
+  auto c = mcp::client::connect(std::move(t), {.roots = {{.uri = "file:///w", .name = "w"}}});
+  ASSERT_TRUE(c) << c.error().what();
+  raw->deliver(request(51, "roots/list", nullptr));
+  auto r = reply_to(*raw, 51);
+  ASSERT_TRUE(r);
+  EXPECT_EQ((*r)["result"]["roots"][0]["uri"], "file:///w") << r->dump();
 }

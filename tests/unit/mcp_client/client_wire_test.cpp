@@ -75,9 +75,9 @@ TEST(mcp_client_wire, task_info_needs_an_id_and_a_status) {
 TEST(mcp_client_wire, created_task_and_tool_ref_name_their_fields) {
   EXPECT_EQ(error_of<wire::created_task>({{"taskId", 1}}, "result"),
             "result.taskId: expected string, got integer 1");
-  EXPECT_EQ(error_of<wire::tool_ref>({{"name", "t"}, {"execution", {{"taskSupport", true}}}},
-                                     "tool"),
-            "tool.execution.taskSupport: expected string, got boolean true");
+  EXPECT_EQ(
+      error_of<wire::tool_ref>({{"name", "t"}, {"execution", {{"taskSupport", true}}}}, "tool"),
+      "tool.execution.taskSupport: expected string, got boolean true");
   EXPECT_EQ(error_of<wire::tool_ref>({{"inputSchema", json::object()}}, "tool"),
             "tool: missing required property \"name\"");
 }
@@ -97,7 +97,8 @@ TEST(mcp_client_wire, create_message_params_need_messages_and_max_tokens) {
             "params.stopSequences[1]: expected string, got integer 2");
   bad = ok;
   bad["messages"] = {{"role", "user"}};
-  EXPECT_EQ(error_of<wire::create_message_params>(bad), "params.messages: expected array, got object");
+  EXPECT_EQ(error_of<wire::create_message_params>(bad),
+            "params.messages: expected array, got object");
 }
 
 TEST(mcp_client_wire, elicit_params_and_result) {
