@@ -86,21 +86,26 @@ status client::impl::discover() {
   return {};
 }
 
+// supported_versions reads the `supported` list of an unsupported-version error's data;
+// data that does not decode lists nothing (lenient: the fallback then picks the newest).
+static std::vector<json> supported_versions(const json& data) {
+  auto d = decode<wire::unsupported_version_data>(data, "error.data");
+  return d ? std::move(d->supported) : std::vector<json>{};
+}
+
 // offers tells whether the `supported` list of an unsupported-version error has `v`.
 static bool offers(const json& data, std::string_view v) {
-  if (!data.is_object() || !data.contains("supported") || !data["supported"].is_array())
-    return false;
-  for (const auto& s : data["supported"])
+  for (const auto& s : supported_versions(data))
     if (s == std::string(v)) return true;
   return false;
 }
 
 // newest_session_version picks the newest handshake revision of an unsupported-version error.
 static std::string newest_session_version(const json& data) {
-  if (data.is_object() && data.contains("supported") && data["supported"].is_array())
-    for (auto v : session_versions)
-      for (const auto& s : data["supported"])
-        if (s == std::string(v)) return std::string(v);
+  const auto supported = supported_versions(data);
+  for (auto v : session_versions)
+    for (const auto& s : supported)
+      if (s == std::string(v)) return std::string(v);
   return std::string(latest_session_version);
 }
 

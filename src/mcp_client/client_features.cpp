@@ -58,8 +58,8 @@ result<std::vector<json>> client::list_tools(const list_options& options) {
   std::lock_guard lock(impl_->mu);
   impl_->tool_schemas.clear();
   for (const auto& t : *tools)
-    if (t.is_object() && t.contains("name") && t["name"].is_string())
-      impl_->tool_schemas[t["name"].get<std::string>()] = t.value("inputSchema", json::object());
+    if (auto tool = decode<wire::tool_ref>(t, "tool"))  // a tool without a name is not callable
+      impl_->tool_schemas[tool->name] = tool->input_schema.value_or(json::object());
   impl_->tools_cache = *tools;
   return tools;
 }

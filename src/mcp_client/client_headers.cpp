@@ -7,6 +7,7 @@
 
 #include "client_impl.hpp"
 #include "tooluse/base64.hpp"
+#include "tooluse/mcp/wire.hpp"
 
 namespace tooluse::mcp {
 namespace {
@@ -89,8 +90,9 @@ std::vector<json> valid_header_tools(std::vector<json> tools, std::string* warni
   for (auto& t : tools) {
     std::set<std::string> names;
     std::string why;
-    if (t.is_object() && !check(t.value("inputSchema", json::object()), true, names, why)) {
-      if (warnings) *warnings += "tool \"" + str_of(t, "name") + "\" dropped: " + why + "\n";
+    auto tool = decode<wire::tool_ref>(t, "tool");
+    if (tool && !check(tool->input_schema.value_or(json::object()), true, names, why)) {
+      if (warnings) *warnings += "tool \"" + tool->name + "\" dropped: " + why + "\n";
       continue;
     }
     out.push_back(std::move(t));

@@ -18,10 +18,12 @@
 
 #include "tooluse/mcp/client.hpp"
 #include "tooluse/mcp/tasks.hpp"
+#include "tooluse/mcp/wire.hpp"
 
 namespace tooluse::mcp {
 
 using clock_type = std::chrono::steady_clock;
+using input_request_map = std::map<std::string, wire::input_request>;
 
 // pending_call is one request of ours waiting for its response.
 struct pending_call {
@@ -90,7 +92,8 @@ struct client::impl {
   result<json> wait_for(const std::string& key, const json& id, std::string_view method,
                         const std::shared_ptr<pending_call>& call, const call_options& options,
                         std::chrono::milliseconds timeout);
-  result<json> resolve_input(const json& input_requests);
+  /// resolve_input answers 2026-07-28 input requests with the handlers; `root` is their path.
+  result<json> resolve_input(const input_request_map& requests, const std::string& root);
   int options_rounds() const;
   header_list param_headers(std::string_view method, const json& params) const;
   error rpc_error(std::string_view method, const json& err) const;
@@ -101,8 +104,15 @@ struct client::impl {
   void on_closed(const error& reason);
   void on_response(const json& message);
   void on_notification(const json& message);
+  /// handle_notification acts on one notification; false: it did not decode (logged, dropped).
+  bool handle_notification(const std::string& method, const json& params);
   void on_server_request(const json& message);
-  result<json> run_handler(std::string_view method, const json& params, std::stop_token stop);
+  /// run_handler answers a server request (or a 2026-07-28 input request) after decoding its
+  /// params; `root` names them in a -32602 error.
+  result<json> run_handler(std::string_view method, const json& params, std::stop_token stop,
+                           const std::string& root = "params");
+  /// warn reports a message from the server that was dropped (client_options::on_warning).
+  void warn(std::string_view line) const;
   /// spawn runs `fn` on a worker; false (and nothing run) when max_server_requests are busy.
   bool spawn(std::function<void()> fn);
 };

@@ -5,6 +5,7 @@
 
 #include "client_impl.hpp"
 #include "tooluse/jsonrpc/message.hpp"
+#include "tooluse/mcp/wire.hpp"
 #include "tooluse/telemetry/trace.hpp"
 
 namespace tooluse::mcp {
@@ -24,27 +25,24 @@ errc code_for(int rpc) {
   }
 }
 
-bool needs_input(const json& r) {
-  return r.is_object() && str_of(r, "resultType") == "input_required";
-}
-
 }  // namespace
 
 error client::impl::rpc_error(std::string_view method, const json& err) const {
-  int code = err.is_object() && err.contains("code") && err["code"].is_number_integer()
-                 ? err["code"].get<int>()
-                 : jsonrpc::error_code::internal_error;
-  if (code == jsonrpc::error_code::unsupported_protocol_version && err.is_object()) {
+  auto e = decode<wire::jsonrpc_error>(err, "error");
+  if (!e)
+    return error{errc::protocol_error,
+                 transport->describe() + ": " + std::string(method) +
+                     " failed with a malformed JSON-RPC error: " + e.error().message,
+                 jsonrpc::error_code::internal_error};
+  if (e->code == jsonrpc::error_code::unsupported_protocol_version) {
     std::lock_guard lock(mu);
-    unsupported_data = err.value("data", json());
+    unsupported_data = e->data.value_or(json());
   }
-  std::string msg = err.is_object() && err.contains("message") && err["message"].is_string()
-                        ? err["message"].get<std::string>()
-                        : std::string("(no message)");
-  return error{code_for(code),
-               transport->describe() + ": " + std::string(method) + " failed: " + msg +
-                   " (JSON-RPC error " + std::to_string(code) + ")",
-               code};
+  return error{code_for(e->code),
+               transport->describe() + ": " + std::string(method) +
+                   " failed: " + e->message.value_or("(no message)") + " (JSON-RPC error " +
+                   std::to_string(e->code) + ")",
+               e->code};
 }
 
 result<json> client::impl::round_trip(std::string_view method, json params,
@@ -163,15 +161,14 @@ result<json> client::impl::wait_for(const std::string& key, const json& id, std:
   return r.contains("result") ? r["result"] : json::object();
 }
 
-result<json> client::impl::resolve_input(const json& input_requests) {
+result<json> client::impl::resolve_input(const std::map<std::string, wire::input_request>& requests,
+                                         const std::string& root) {
   json responses = json::object();
-  if (!input_requests.is_object()) return responses;
-  for (const auto& [k, req] : input_requests.items()) {
-    if (!req.is_object() || !req.contains("method") || !req["method"].is_string())
-      return fail(errc::protocol_error,
-                  transport->describe() + ": input request \"" + k + "\" has no method");
-    auto r = run_handler(req["method"].get<std::string>(), req.value("params", json::object()),
-                         std::stop_token{});
+  for (const auto& [k, req] : requests) {
+    std::string path = root;
+    tooluse::detail::path_push(path, k);
+    tooluse::detail::path_push(path, "params");
+    auto r = run_handler(req.method, req.params.value_or(json::object()), std::stop_token{}, path);
     if (!r) return fail(r.error());
     responses[k] = std::move(*r);
   }
@@ -190,20 +187,28 @@ result<json> client::impl::request(std::string_view method, json params,
     if (auto st = redo_handshake(gen); !st) return fail(st.error());
     r = round_trip(method, params, options);
   }
-  for (int round = 0; r && needs_input(*r); ++round) {
+  // A result that is not an object is passed on as it is (lenient, as before the codec).
+  for (int round = 0; r && r->is_object(); ++round) {
+    auto kind = decode<wire::result_kind>(*r, "result");
+    if (kind && kind->result_type != "input_required") break;
+    auto mrtr = decode<wire::input_required_result>(*r, "result");
+    if (!mrtr)
+      return fail(errc::protocol_error, transport->describe() + ": " + std::string(method) +
+                                            " result is malformed: " + mrtr.error().message);
     if (round >= options_rounds())
       return fail(errc::protocol_error, transport->describe() + ": " + std::string(method) +
                                             " still needs input after " + std::to_string(round) +
                                             " rounds; giving up");
-    auto responses = resolve_input(r->value("inputRequests", json::object()));
+    auto responses =
+        resolve_input(mrtr->input_requests.value_or(input_request_map{}), "result.inputRequests");
     if (!responses) return fail(responses.error());
     json next = params.is_object() ? params : json::object();
     if (responses->empty())
       next.erase("inputResponses");
     else
       next["inputResponses"] = std::move(*responses);
-    if (r->contains("requestState"))
-      next["requestState"] = (*r)["requestState"];
+    if (mrtr->request_state)
+      next["requestState"] = *mrtr->request_state;
     else
       next.erase("requestState");
     r = round_trip(method, std::move(next), options);

@@ -12,11 +12,17 @@
 namespace tooluse::mcp {
 
 std::string created_task_id(const json& r) {
-  if (!r.is_object()) return {};
-  if (str_of(r, "resultType") == "task") return str_of(r, "taskId");
-  if (r.contains("content")) return {};
-  if (auto it = r.find("task"); it != r.end() && it->is_object()) return str_of(*it, "taskId");
-  if (!str_of(r, "status").empty()) return str_of(r, "taskId");  // a Task (start_tool_task)
+  // Lenient by design: a result that does not read as a created task is an ordinary result
+  // (call_tool then checks it as a CallToolResult).
+  auto c = decode<wire::created_task>(r, "result");
+  if (!c) return {};
+  if (c->result_type == "task") return c->task_id.value_or("");
+  if (c->content) return {};
+  if (c->task) {
+    auto t = decode<wire::created_task>(*c->task, "result.task");
+    return t ? t->task_id.value_or("") : std::string();
+  }
+  if (c->status && !c->status->empty()) return c->task_id.value_or("");  // a Task (start_tool_task)
   return {};
 }
 
@@ -28,18 +34,26 @@ bool tool_requires_task(client& c, std::string_view name) {
   if (!caps.contains("tasks")) return false;
   auto tools = c.list_tools();
   if (!tools) return false;
-  for (const auto& t : *tools)
-    if (t.is_object() && str_of(t, "name") == name && t.contains("execution") &&
-        t["execution"].is_object())
-      return str_of(t["execution"], "taskSupport") == "required";
+  for (const auto& t : *tools) {
+    auto tool = decode<wire::tool_ref>(t, "tool");  // list_tools kept only tools with a name
+    if (tool && tool->name == name)
+      return tool->execution && tool->execution->task_support == "required";
+  }
   return false;
 }
 
-std::chrono::milliseconds poll_interval(const json& task) {
-  long long ms = 1000;
-  for (const char* key : {"pollIntervalMs", "pollInterval"})
-    if (task.contains(key) && task[key].is_number()) ms = task[key].get<long long>();
-  return std::chrono::milliseconds(std::clamp<long long>(ms, 10, 10000));
+std::chrono::milliseconds poll_interval(const wire::task_info& task) {
+  double ms = task.poll_interval_ms.value_or(task.poll_interval.value_or(1000));
+  return std::chrono::milliseconds(std::clamp<long long>(static_cast<long long>(ms), 10, 10000));
+}
+
+// read_task decodes a tasks/get result or a tasks/status notification's Task.
+result<wire::task_info> read_task(const client& c, const json& t, const char* root) {
+  auto r = decode<wire::task_info>(t, root);
+  if (!r)
+    return fail(errc::protocol_error,
+                c.describe() + ": the server's Task is malformed: " + r.error().message);
+  return r;
 }
 
 }  // namespace
@@ -55,8 +69,9 @@ result<json> client::start_tool_task(std::string_view name, const json& argument
   }
   auto r = impl_->request("tools/call", encode(params), options);
   if (!r) return r;
-  if (auto it = r->find("task"); it != r->end() && it->is_object() && !r->contains("content"))
-    return *it;  // 2025-11-25 CreateTaskResult: return the Task itself
+  auto created = decode<wire::created_task>(*r, "result");
+  if (created && created->task && created->task->is_object() && !created->content)
+    return *created->task;  // 2025-11-25 CreateTaskResult: return the Task itself
   return r;
 }
 
@@ -110,11 +125,12 @@ result<json> client::wait_task(std::string_view task_id, const call_options& opt
     }
   } unwatch_at_exit{*impl_, id, watch};
   std::string last_status, last_message;
-  auto report = [&](const json& t, bool notified) {
-    std::string st = str_of(t, "status"), msg = str_of(t, "statusMessage");
-    if (st.empty() || (st == last_status && msg == last_message)) return;
-    if (options.on_task) options.on_task(task_update{id, st, msg, t, notified});
-    last_status = std::move(st);
+  // report tells on_task about a new status; `raw` is the Task as the server sent it.
+  auto report = [&](const wire::task_info& t, const json& raw, bool notified) {
+    std::string msg = t.status_message.value_or("");
+    if (t.status.empty() || (t.status == last_status && msg == last_message)) return;
+    if (options.on_task) options.on_task(task_update{id, t.status, msg, raw, notified});
+    last_status = t.status;
     last_message = std::move(msg);
   };
   // fetch_result asks tasks/result (2025-11-25), which blocks until the task ends; input the
@@ -132,29 +148,33 @@ result<json> client::wait_task(std::string_view task_id, const call_options& opt
   };
   for (;;) {
     if (options.stop.stop_requested()) return cancelled_by_caller();
-    auto t = get_task(id, poll);
-    if (!t) {
-      if (t.error().code == errc::cancelled && options.stop.stop_requested()) continue;
-      return fail(t.error());
+    auto raw = get_task(id, poll);
+    if (!raw) {
+      if (raw.error().code == errc::cancelled && options.stop.stop_requested()) continue;
+      return fail(raw.error());
     }
-    report(*t, false);
-    const std::string st = str_of(*t, "status");
+    auto t = read_task(*this, *raw, "result");
+    if (!t) return fail(t.error());
+    report(*t, *raw, false);
+    const std::string& st = t->status;
     if (st == "completed") {
-      if (stateless()) return t->value("result", json::object());
+      if (stateless()) return t->result.value_or(json::object());
       return fetch_result();
     }
     if (st == "failed") {
       if (!stateless()) return fetch_result();
-      const json e = t->value("error", json::object());
-      return fail(impl_->rpc_error("tools/call", e.is_object() ? e : json::object()));
+      if (!t->error)
+        return fail(errc::protocol_error,
+                    describe() + ": task " + id + " failed and the server gave no error");
+      return fail(impl_->rpc_error("tools/call", *t->error));
     }
     if (st == "cancelled")
-      return fail(errc::cancelled, describe() + ": task " + id + " was cancelled" +
-                                       (str_of(*t, "statusMessage").empty()
-                                            ? std::string()
-                                            : " (" + str_of(*t, "statusMessage") + ")"));
-    if (st == "input_required" && stateless() && t->contains("inputRequests")) {
-      auto responses = impl_->resolve_input((*t)["inputRequests"]);
+      return fail(errc::cancelled,
+                  describe() + ": task " + id + " was cancelled" +
+                      (t->status_message.value_or("").empty() ? std::string()
+                                                              : " (" + *t->status_message + ")"));
+    if (st == "input_required" && stateless() && t->input_requests) {
+      auto responses = impl_->resolve_input(*t->input_requests, "result.inputRequests");
       if (!responses) {
         cancel_quietly();
         return fail(responses.error());
@@ -167,7 +187,8 @@ result<json> client::wait_task(std::string_view task_id, const call_options& opt
     if (st == "input_required" && !stateless()) {
       // The spec's advice: call tasks/result at once; the server sends its requests there.
       auto r = fetch_result();
-      if (auto after = get_task(id, poll)) report(*after, false);
+      if (auto after = get_task(id, poll))
+        if (auto a = decode<wire::task_info>(*after, "result")) report(*a, *after, false);
       return r;
     }
     if (clock_type::now() >= deadline) return timed_out();
@@ -178,7 +199,9 @@ result<json> client::wait_task(std::string_view task_id, const call_options& opt
                          [&] { return !watch->statuses.empty(); });
       notified.swap(watch->statuses);
     }
-    for (const auto& n : notified) report(n, true);
+    // Each was decoded as a Task when it arrived (client_incoming.cpp).
+    for (const auto& n : notified)
+      if (auto nt = decode<wire::task_info>(n, "params")) report(*nt, n, true);
   }
 }
 

@@ -14,6 +14,7 @@
 
 #include "tooluse/http/sse.hpp"
 #include "tooluse/mcp/protocol.hpp"
+#include "tooluse/mcp/wire.hpp"
 
 namespace tooluse::mcp {
 
@@ -24,6 +25,31 @@ namespace {
 bool is_response_to(const json& m, const json& id) {
   return m.is_object() && !m.contains("method") && m.contains("id") && m["id"] == id &&
          (m.contains("result") || m.contains("error"));
+}
+
+// is_jsonrpc_message tells a JSON-RPC message (request, notification or response) from other
+// JSON a server or a proxy may answer with, such as an OAuth error body
+// (`{"error":"invalid_token"}`): only messages are handed to the client.
+bool is_jsonrpc_message(const json& m) {
+  if (!m.is_object()) return false;
+  if (auto it = m.find("method"); it != m.end()) return it->is_string();
+  if (!m.contains("id")) return false;
+  auto e = m.find("error");
+  return m.contains("result") || (e != m.end() && e->is_object());
+}
+
+// unanswered describes a non-SSE body that held no response to our request: a JSON-RPC error
+// not tied to it (`"id": null`, as a 4xx may carry) is named by its code and message; any
+// other body is quoted.
+std::string unanswered(const std::string& body) {
+  auto parsed = parse_json(body);
+  if (parsed && parsed->is_object() && parsed->value("id", json()).is_null() &&
+      parsed->contains("error")) {
+    if (auto e = decode<wire::jsonrpc_error>((*parsed)["error"], "error"))
+      return "JSON-RPC error " + std::to_string(e->code) + ": " +
+             e->message.value_or("(no message)");
+  }
+  return body.substr(0, 300);
 }
 
 // stream is what one response stream (and its resumptions) has seen.
@@ -248,6 +274,7 @@ void http_transport::deliver(const std::string& data, stream& s) {
   else
     messages.push_back(std::move(*parsed));
   for (auto& m : messages) {
+    if (!is_jsonrpc_message(m)) continue;  // not for the client; a failure says what it was
     if (!s.want_id.is_null() && is_response_to(m, s.want_id)) s.got_response = true;
     if (h_.on_message) h_.on_message(std::move(m));
   }
@@ -320,7 +347,7 @@ void http_transport::run_post(http::request req, json id, bool had_session, std:
     return fail_request(
         id, error{status >= 400 ? errc::http_error : errc::protocol_error,
                   opts_.url + ": HTTP " + std::to_string(status) +
-                      " without a JSON-RPC response to our request: " + body.substr(0, 300)});
+                      " without a JSON-RPC response to our request: " + unanswered(body)});
   }
   s.parser.finish();
   if (!s.got_response) resume(s, stop, had_session);

@@ -236,6 +236,10 @@ result<std::shared_ptr<client>> connect_client(const state_ptr& s) {
     }
   };
   co.on_closed = [weak, gen](const error& reason) { on_server_closed(weak, gen, reason); };
+  if (!co.on_warning)  // dropped server messages go to the mount's log, named by server
+    co.on_warning = [weak](std::string_view line) {
+      if (auto st = weak.lock()) st->log(line);
+    };
   auto c = client::connect(std::move(*transport), co);
   if (!c) return fail(c.error());
   std::shared_ptr<client> retired;

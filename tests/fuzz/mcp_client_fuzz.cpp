@@ -73,7 +73,8 @@ struct harness {
                        },
                        .roots = {{.uri = "file:///fuzz", .name = "fuzz"}},
                        .on_log = [](const mcp::log_entry&) {},
-                       .on_tools_changed = [] {}});
+                       .on_tools_changed = [] {},
+                       .on_warning = [](std::string_view) {}});  // dropped notifications
     if (c) client = *c;
   }
 };

@@ -115,6 +115,10 @@ struct client_options {
   std::function<void(const json& notification)> on_notification;
   /// on_closed is told once when the connection ends without close() (crash, network).
   std::function<void(const error& reason)> on_closed;
+  /// on_warning receives a line about a message from the server that was dropped because it
+  /// does not decode (a malformed notification, names the path: `notifications/progress
+  /// dropped: params.progress: expected number, got string "x"`). Empty: written to stderr.
+  std::function<void(std::string_view line)> on_warning;
 };
 
 /// call_options tune one request.

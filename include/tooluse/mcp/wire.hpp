@@ -8,6 +8,7 @@
 /// arguments, `_meta` values, schemas) stay tooluse::json and pass through untouched.
 /// design/codec.md explains the wire mode.
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -226,6 +227,136 @@ struct log_message_params {
 };
 TOOLUSE_WIRE(log_message_params, (level, "level", tooluse::default_value("info")), (logger),
              (data, "data", tooluse::default_value(json())))
+
+// ---- what the client reads from the server (src/mcp_client) ---------------------------------
+
+/// jsonrpc_error: the `error` object of a JSON-RPC response. A missing `message` is read as
+/// "(no message)" (lenient: some servers send only a code); `data` is free-form.
+struct jsonrpc_error {
+  int code = 0;
+  std::optional<std::string> message;
+  std::optional<json> data;
+};
+TOOLUSE_WIRE(jsonrpc_error, (code, "code", tooluse::required()), (message), (data))
+
+/// unsupported_version_data: the `data` of an unsupported-protocol-version error (-32022).
+/// Entries that are not strings are kept and never match a revision.
+struct unsupported_version_data {
+  std::vector<json> supported;
+};
+TOOLUSE_WIRE(unsupported_version_data,
+             (supported, "supported", tooluse::default_value(json::array())))
+
+/// input_request: one entry of a 2026-07-28 result's `inputRequests` (a request the client
+/// answers locally: sampling, elicitation, roots).
+struct input_request {
+  std::string method;
+  std::optional<json> params;
+};
+TOOLUSE_WIRE(input_request, (method), (params))
+
+/// result_kind: a 2026-07-28 result's `resultType` ("complete", "input_required", "task");
+/// absent from 2025 results.
+struct result_kind {
+  std::optional<std::string> result_type;
+};
+TOOLUSE_WIRE(result_kind, (result_type, "resultType"))
+
+/// input_required_result: the multi-round-trip part of a 2026-07-28 result. `resultType` is
+/// absent from 2025 results; `requestState` is opaque and sent back as is.
+struct input_required_result {
+  std::optional<std::string> result_type;
+  std::optional<std::map<std::string, input_request>> input_requests;
+  std::optional<std::string> request_state;
+};
+TOOLUSE_WIRE(input_required_result, (result_type, "resultType"),
+             (input_requests, "inputRequests"), (request_state, "requestState"))
+
+/// task_info: a Task as tasks/get answers it (2025-11-25 and the 2026-07-28 extension) and as
+/// notifications/tasks/status carries it. Both spellings of the poll interval are read; a
+/// finished 2026-07-28 task carries its `result` or `error`, one waiting for input its
+/// `inputRequests`.
+struct task_info {
+  std::string task_id;
+  std::string status;
+  std::optional<std::string> status_message;
+  std::optional<double> poll_interval;     ///< ms, 2025-11-25
+  std::optional<double> poll_interval_ms;  ///< ms, 2026-07-28
+  std::optional<json> result;
+  std::optional<json> error;
+  std::optional<std::map<std::string, input_request>> input_requests;
+};
+TOOLUSE_WIRE(task_info, (task_id, "taskId"), (status), (status_message, "statusMessage"),
+             (poll_interval, "pollInterval"), (poll_interval_ms, "pollIntervalMs"), (result),
+             (error), (input_requests, "inputRequests"))
+
+/// created_task: what tells a tools/call result that created a task from an ordinary one
+/// (2026-07-28 `resultType: "task"` with the task's fields beside it; 2025-11-25 `{"task":
+/// {...}}`; a bare Task). Read leniently: a result that does not fit is an ordinary result.
+struct created_task {
+  std::optional<std::string> result_type;
+  std::optional<std::string> task_id;
+  std::optional<std::string> status;
+  std::optional<json> content;
+  std::optional<json> task;
+};
+TOOLUSE_WIRE(created_task, (result_type, "resultType"), (task_id, "taskId"), (status),
+             (content), (task))
+
+/// tool_execution: the `execution` of a 2025-11-25 Tool (task support).
+struct tool_execution {
+  std::optional<std::string> task_support;  ///< "forbidden", "optional" or "required"
+};
+TOOLUSE_WIRE(tool_execution, (task_support, "taskSupport"))
+
+/// tool_ref: a Tool read for what the client itself needs (its name, its input schema for
+/// x-mcp-header, its task support); the whole Tool object is kept as the server sent it.
+struct tool_ref {
+  std::string name;
+  std::optional<json> input_schema;
+  std::optional<tool_execution> execution;
+};
+TOOLUSE_WIRE(tool_ref, (name), (input_schema, "inputSchema"), (execution))
+
+/// create_message_params: sampling/createMessage (a server request, or a 2026-07-28 input
+/// request). `messages` and `maxTokens` are required; the rest is passed to the handler
+/// untouched (messages, tools and preferences stay JSON).
+struct create_message_params {
+  std::vector<json> messages;
+  long long max_tokens = 0;
+  std::optional<std::string> system_prompt;
+  std::optional<std::string> include_context;
+  std::optional<double> temperature;
+  std::optional<std::vector<std::string>> stop_sequences;
+  std::optional<json> metadata;
+  std::optional<json> model_preferences;
+  std::optional<std::vector<json>> tools;
+  std::optional<json> tool_choice;
+};
+TOOLUSE_WIRE(create_message_params, (messages, "messages", tooluse::required()),
+             (max_tokens, "maxTokens", tooluse::required()), (system_prompt, "systemPrompt"),
+             (include_context, "includeContext"), (temperature),
+             (stop_sequences, "stopSequences"), (metadata), (model_preferences, "modelPreferences"),
+             (tools), (tool_choice, "toolChoice"))
+
+/// elicit_params: elicitation/create. Form mode (the default) carries `requestedSchema`, an
+/// object the client checks itself; URL mode (2025-11-25) carries `url` and `elicitationId`.
+struct elicit_params {
+  std::optional<std::string> mode;  ///< "form" (default) or "url"
+  std::string message;
+  std::optional<json> requested_schema;
+  std::optional<std::string> url;
+  std::optional<std::string> elicitation_id;
+};
+TOOLUSE_WIRE(elicit_params, (mode), (message), (requested_schema, "requestedSchema"), (url),
+             (elicitation_id, "elicitationId"))
+
+/// elicit_result: what an elicitation handler returned, read to fill the schema's defaults.
+struct elicit_result {
+  std::string action;
+  std::optional<json> content;
+};
+TOOLUSE_WIRE(elicit_result, (action, "action", tooluse::default_value("")), (content))
 
 // NOLINTEND(readability-identifier-naming)
 }  // namespace wire

@@ -147,6 +147,43 @@ TEST_F(http_peer, a_json_rpc_error_sent_with_an_error_status_is_still_the_answer
   EXPECT_TRUE(got.failed.empty());
 }
 
+TEST_F(http_peer, a_json_error_body_that_is_not_json_rpc_fails_the_request_unseen) {
+  // An OAuth-style error from a gateway, and one that even carries our id: neither is a
+  // JSON-RPC response, so neither reaches on_message; each fails its own request.
+  peer.push(json_answer({{"error", "invalid_token"}}, 401));
+  peer.push(json_answer({{"id", 12}, {"error", "forbidden"}}, 403));
+  connect();
+  ASSERT_TRUE(t->send(request(11)));
+  auto e = got.wait_failure(11);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code, errc::http_error);
+  EXPECT_TRUE(contains(e->message, "HTTP 401 without a JSON-RPC response to our request: "
+                                   "{\"error\":\"invalid_token\"}"))
+      << e->message;
+  ASSERT_TRUE(t->send(request(12)));
+  auto f = got.wait_failure(12);
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->code, errc::http_error);
+  EXPECT_TRUE(contains(f->message, "HTTP 403")) << f->message;
+  std::lock_guard lock(got.mu);
+  EXPECT_TRUE(got.messages.empty());
+}
+
+TEST_F(http_peer, a_json_rpc_error_without_an_id_is_named_by_code_and_message) {
+  json err = {{"jsonrpc", "2.0"},
+              {"id", nullptr},
+              {"error", {{"code", -32600}, {"message", "Bad Request: no session"}}}};
+  peer.push(json_answer(err, 400));
+  connect();
+  ASSERT_TRUE(t->send(request(13)));
+  auto e = got.wait_failure(13);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code, errc::http_error);
+  EXPECT_TRUE(contains(e->message, "HTTP 400 without a JSON-RPC response to our request: "
+                                   "JSON-RPC error -32600: Bad Request: no session"))
+      << e->message;
+}
+
 TEST_F(http_peer, a_json_batch_is_delivered_message_by_message) {
   peer.push(json_answer(json::array({notification("notifications/message"), reply_to(3)})));
   connect();
@@ -297,7 +334,8 @@ TEST_F(http_peer, a_resumption_refused_with_an_error_status_fails_the_request) {
 
 TEST_F(http_peer, a_resumed_stream_that_makes_progress_is_not_counted_as_broken) {
   // Two resumptions each bring one event and end; the third brings the response. With
-  // max_reconnects = 1 this succeeds only because an event resets the count.
+  // max_reconnects = 1 this succeeds only because an event resets the count. The `{}` events
+  // count as progress but are not JSON-RPC, so only the response reaches on_message.
   peer.set_responder([](const recorded_request& r) -> scripted_response {
     if (r.method == "POST") return sse_answer({sse_event("{}", "e1", 0)});
     const std::string last = r.header("Last-Event-ID");
@@ -307,10 +345,11 @@ TEST_F(http_peer, a_resumed_stream_that_makes_progress_is_not_counted_as_broken)
   });
   connect({.max_reconnects = 1});
   ASSERT_TRUE(t->send(request(11)));
-  ASSERT_TRUE(got.wait_messages(4));
-  EXPECT_EQ(got.messages.back()["id"], 11);
+  ASSERT_TRUE(got.wait_messages(1));
   EXPECT_EQ(with_method("GET").size(), 3u);
   std::lock_guard lock(got.mu);
+  ASSERT_EQ(got.messages.size(), 1u);
+  EXPECT_EQ(got.messages.back()["id"], 11);
   EXPECT_TRUE(got.failed.empty());
 }
 
