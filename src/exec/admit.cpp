@@ -154,13 +154,20 @@ std::optional<outcome_result> executor::impl::check(job& j, bool skip_approval) 
       return outcome_result{std::move(*hit), call_outcome::ok, 0, true};
     }
   }
-  if (j.batch->options.budget)
-    if (auto refusal = j.batch->options.budget->reserve(t.cost_per_call))
-      return refuse(call_outcome::budget_exceeded, tool_result::error(*refusal));
   if (j.batch->options.stop.stop_requested())
     return refuse(call_outcome::cancelled,
                   tool_result::error("tool \"" + t.name + "\" was cancelled before it started"));
+  if (j.batch->options.budget) {
+    if (auto refusal = j.batch->options.budget->reserve(t.cost_per_call))
+      return refuse(call_outcome::budget_exceeded, tool_result::error(*refusal));
+    j.reserved = true;
+  }
   return std::nullopt;
+}
+
+void executor::impl::unreserve(job& j) {
+  if (j.reserved.exchange(false) && j.batch->options.budget)
+    j.batch->options.budget->refund(j.entry->definition.cost_per_call);
 }
 
 void executor::impl::admit(const std::shared_ptr<job>& j, bool skip_approval) {

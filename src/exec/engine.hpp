@@ -52,6 +52,9 @@ struct job {
   json coerced;           // the coercions made to the arguments (null: none)
   steady::time_point enqueued{};
   telemetry::span_context trace_parent;  // the submitting thread's span, if tracing
+  // Set when the call's cost was reserved in the run's budget; cleared by the one refund
+  // (impl::unreserve) if the call does not run after all.
+  std::atomic<bool> reserved{false};
 
   // Guarded by impl::pool_mutex.
   enum class phase { admitted, queued, running, done } state = phase::admitted;
@@ -133,6 +136,8 @@ struct executor::impl : std::enable_shared_from_this<impl> {
   void admit(const std::shared_ptr<job>& j, bool skip_approval);
   std::optional<outcome_result> check(job& j, bool skip_approval);
   std::optional<outcome_result> approve(job& j, bool& edited);
+  /// unreserve refunds the call's budget reservation, once, when it does not run after all.
+  void unreserve(job& j);
 
   // inline.cpp: the fast path
   bool inline_eligible(const tool& t, const run_options& o) const;

@@ -58,6 +58,12 @@ std::optional<std::string> run_budget::reserve(double cost) {
   return std::nullopt;
 }
 
+void run_budget::refund(double cost) {
+  std::lock_guard lock(mutex_);
+  if (calls_ > 0) --calls_;
+  cost_ = cost_ > cost ? cost_ - cost : 0.0;
+}
+
 void run_budget::charge(double cost) {
   std::lock_guard lock(mutex_);
   cost_ += cost;

@@ -147,6 +147,7 @@ void executor::impl::expire(const std::shared_ptr<job>& j, call_outcome why) {
     }
   }
   j->stop.request_stop();
+  if (!was_running) unreserve(*j);  // it never started
   if (was_running && why == call_outcome::timeout) breaker_for(j->call.name).record(false);
   if (was_running && why == call_outcome::cancelled) breaker_for(j->call.name).cancel_trial();
   const auto since = was_running ? j->started : j->enqueued;
@@ -171,6 +172,7 @@ void executor::impl::enqueue(const std::shared_ptr<job>& j) {
       pool_cv.notify_one();
     }
   }
+  if (refused) unreserve(*j);
   if (refused)
     complete(*j, {tool_result::error("the tool executor is shutting down; the call did not run"),
                   call_outcome::cancelled, 0});

@@ -152,7 +152,10 @@ outcome_result executor::impl::invoke(job& j, std::stop_token stop) {
 outcome_result executor::impl::run(job& j) {
   const tool& t = j.entry->definition;
   std::stop_token stop = j.stop.get_token();
-  if (auto refused = gate_call(j, stop)) return std::move(*refused);
+  if (auto refused = gate_call(j, stop)) {
+    unreserve(j);  // refused by its rate limit or circuit breaker: it did not run
+    return std::move(*refused);
+  }
   outcome_result out = invoke(j, stop);
   // A late result of an abandoned call was already reported as a timeout: record nothing.
   if (stop.stop_requested()) return out;

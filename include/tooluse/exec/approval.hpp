@@ -46,7 +46,9 @@ struct approval_request {
 };
 
 /// approval_policy decides on a dangerous call. Called on the thread that calls run_all,
-/// submit or call, in call order, before any call of the batch runs; it may block (ask a person).
+/// submit or call, in call order, as each call is admitted: an earlier call of the same batch
+/// may already be running while the policy is asked about a later one. It may block (ask a
+/// person); the calls admitted before it keep running meanwhile.
 using approval_policy = std::function<approval_decision(const approval_request&)>;
 
 /// pending_approval is a call waiting for a decision, serializable so it survives a restart.

@@ -43,7 +43,7 @@ class rate_limiter {
 
 /// budget_limits caps one run (an agent run spans many batches). Zero means unlimited.
 struct budget_limits {
-  std::size_t max_calls = 0;  ///< tool calls admitted (rejected calls do not count)
+  std::size_t max_calls = 0;  ///< tool calls admitted (calls that did not run do not count)
   double max_cost = 0;        ///< sum of cost_per_call plus tool-reported cost
 };
 
@@ -56,6 +56,11 @@ class run_budget {
   /// reserve admits one call costing `cost` up front, or returns the message for the model
   /// saying which limit was reached.
   std::optional<std::string> reserve(double cost);
+  /// refund gives back a reservation of `cost` for a call that did not run after all (its
+  /// rate limit or circuit breaker refused it, it was cancelled or timed out before it
+  /// started, the executor was shutting down). The executor calls it; so may a caller that
+  /// reserved by hand.
+  void refund(double cost);
   /// charge adds cost a tool reported after running (tool_result meta "cost").
   void charge(double cost);
   /// calls_used returns the calls admitted so far.

@@ -70,8 +70,7 @@ TEST(executor_rate_limit, concurrent_batches_share_the_window) {
   std::vector<tool_call> calls(6, make_call("limited", {{"i", 1}}));
   std::atomic<int> ok{0};
   std::vector<std::thread> threads;
-  for (int t = 0; t < 6; ++t)
-    threads.emplace_back([&] { ok += count_ok(ex.run_all(calls)); });
+  for (int t = 0; t < 6; ++t) threads.emplace_back([&] { ok += count_ok(ex.run_all(calls)); });
   for (auto& th : threads) th.join();
   EXPECT_EQ(ok.load(), 9);
 }
@@ -129,6 +128,69 @@ TEST(executor_budget, cost_counts_cost_per_call_and_reported_cost) {
             "budget exceeded: this call would cost 0.25 and the run has spent 1 of its 1; answer "
             "with what you have");
   EXPECT_DOUBLE_EQ(budget->cost_used(), 1.0);
+}
+
+// A reservation comes back when the call does not run after all: refused by its rate limit or
+// circuit breaker, or cancelled while it waited for a worker.
+TEST(executor_budget, calls_that_do_not_run_give_their_reservation_back) {
+  auto time = std::make_shared<manual_clock>();
+  tool_registry reg;
+  add_echo(reg, {.name = "limited", .rate = {.calls = 1, .window = 1000ms}, .cost_per_call = 0.5});
+  executor ex(reg, {.time = time});
+  auto budget = std::make_shared<run_budget>(budget_limits{.max_calls = 2, .max_cost = 1.0});
+  EXPECT_FALSE(ex.call(make_call("limited", {{"i", 1}}), {.budget = budget}).is_error);
+  for (int i = 0; i < 3; ++i) {
+    tool_result limited = ex.call(make_call("limited", {{"i", 2}}), {.budget = budget});
+    EXPECT_NE(limited.all_text().find("rate limit of tool \"limited\""), std::string::npos)
+        << limited.all_text();
+  }
+  EXPECT_EQ(budget->calls_used(), 1u);  // three refusals spent nothing
+  EXPECT_DOUBLE_EQ(budget->cost_used(), 0.5);
+  time->advance(1000ms);
+  // The second call of the budget is still there for a call that can run.
+  EXPECT_FALSE(ex.call(make_call("limited", {{"i", 3}}), {.budget = budget}).is_error);
+  EXPECT_EQ(budget->calls_used(), 2u);
+  EXPECT_DOUBLE_EQ(budget->cost_used(), 1.0);
+}
+
+TEST(executor_budget, an_open_circuit_spends_no_budget) {
+  tool_registry reg;
+  reg.add({.name = "flaky"}, [](const json&, call_context&) { return tool_result::error("down"); });
+  executor ex(reg, {.breaker = {.failure_threshold = 1, .open_for = 60000ms}});
+  auto budget = std::make_shared<run_budget>(budget_limits{.max_calls = 5});
+  EXPECT_EQ(ex.call(make_call("flaky"), {.budget = budget}).all_text(), "down");
+  ASSERT_EQ(ex.breaker("flaky"), breaker_state::open);
+  tool_result refused = ex.call(make_call("flaky"), {.budget = budget});
+  EXPECT_NE(refused.all_text().find("temporarily unavailable"), std::string::npos)
+      << refused.all_text();
+  EXPECT_EQ(budget->calls_used(), 1u);
+}
+
+TEST(executor_budget, a_call_cancelled_in_the_queue_spends_no_budget) {
+  tool_registry reg;
+  gate hold;
+  counter started;
+  reg.add({.name = "held"}, [&](const json&, call_context&) {
+    started.add();
+    hold.wait();
+    return tool_result::text("ran");
+  });
+  executor ex(reg, {.max_threads = 1, .max_abandoned = 0});
+  auto budget = std::make_shared<run_budget>(budget_limits{.max_calls = 10});
+  std::stop_source stop;
+  std::vector<tool_call> calls = {make_call("held", json::object(), "a"),
+                                  make_call("held", json::object(), "b"),
+                                  make_call("held", json::object(), "c")};
+  std::vector<tool_result> results;
+  std::thread runner(
+      [&] { results = ex.run_all(calls, {.stop = stop.get_token(), .budget = budget}); });
+  started.wait_for(1);  // one worker: "a" runs, "b" and "c" wait in the queue
+  EXPECT_EQ(budget->calls_used(), 3u);
+  stop.request_stop();
+  runner.join();
+  hold.open();
+  ASSERT_EQ(results.size(), 3u);
+  EXPECT_EQ(budget->calls_used(), 1u);  // only "a" started
 }
 
 }  // namespace
