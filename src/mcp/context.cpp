@@ -11,9 +11,11 @@ namespace ec = jsonrpc::error_code;
 request_context::request_context(server& srv, std::shared_ptr<session> s, const jsonrpc::request& req,
                                  std::function<void(const json&)> emit, std::stop_token stop)
     : server_(srv), session_(std::move(s)), emit_(std::move(emit)), stop_(std::move(stop)) {
-  params_ = req.params.is_object() ? req.params : json::object();
-  auto it = params_.find("_meta");
-  meta_ = it != params_.end() && it->is_object() ? *it : json::object();
+  // The request outlives the context (valid only during the handler call): no copies.
+  static const json empty = json::object();
+  params_ = req.params.is_object() ? &req.params : &empty;
+  auto it = params_->find("_meta");
+  meta_ = it != params_->end() && it->is_object() ? &*it : &empty;
   id_ = jsonrpc::id_to_json(req.id);
 }
 
@@ -33,8 +35,8 @@ const json* request_context::input_response(std::string_view key) const {
 }
 
 void request_context::progress(double progress, std::optional<double> total, std::string message) {
-  auto it = meta_.find("progressToken");
-  if (it == meta_.end() || !(it->is_string() || it->is_number_integer()) || !emit_) return;
+  auto it = meta_->find("progressToken");
+  if (it == meta_->end() || !(it->is_string() || it->is_number_integer()) || !emit_) return;
   wire::progress_params p{.progress_token = *it, .progress = progress, .total = total};
   if (!message.empty()) p.message = std::move(message);
   emit_(json{{"jsonrpc", "2.0"}, {"method", "notifications/progress"}, {"params", encode(p)}});
@@ -106,7 +108,8 @@ result<wire::request_meta> stateless_meta(const jsonrpc::request& r) {
 }
 }  // namespace
 
-std::optional<server::rejection> server::stateless_check(const jsonrpc::request& r) const {
+std::optional<server::rejection> server::stateless_check(const jsonrpc::request& r,
+                                                         wire::request_meta* meta_out) const {
   auto meta = stateless_meta(r);
   if (!meta)
     return rejection{jsonrpc::response::failure(r.id, ec::invalid_params,
@@ -121,22 +124,21 @@ std::optional<server::rejection> server::stateless_check(const jsonrpc::request&
                                                 "Unsupported protocol version",
                                                 json{{"supported", supported}, {"requested", v}})};
   }
+  if (meta_out) *meta_out = std::move(*meta);
   return std::nullopt;
 }
 
 namespace {
 
-// pseudo_session is the session of one 2026-07-28 request (stateless_check passed).
-std::shared_ptr<session> pseudo_session(const jsonrpc::request& r) {
+// pseudo_session is the session of one 2026-07-28 request, from its checked `_meta`.
+std::shared_ptr<session> pseudo_session(wire::request_meta meta) {
   auto s = std::make_shared<session>();
-  auto meta = stateless_meta(r);
   s->stateless = true;
   s->initialized = true;
-  if (!meta) return s;
-  s->protocol_version = std::move(*meta->protocol_version);
-  s->client_capabilities = std::move(*meta->client_capabilities);
-  if (meta->client_info) s->client_info = std::move(*meta->client_info);
-  if (meta->log_level) s->level = parse_log_level(*meta->log_level);
+  s->protocol_version = std::move(*meta.protocol_version);
+  s->client_capabilities = std::move(*meta.client_capabilities);
+  if (meta.client_info) s->client_info = std::move(*meta.client_info);
+  if (meta.log_level) s->level = parse_log_level(*meta.log_level);
   return s;
 }
 
@@ -174,7 +176,7 @@ void handle_notification(const std::shared_ptr<session>& s, const jsonrpc::notif
 
 bool server::handle_message(const std::shared_ptr<session>& s, const jsonrpc::message& m,
                             const std::function<void(const json&, bool)>& emit) {
-  {
+  if (!s->shared) {
     std::lock_guard lock(s->mu);
     s->last_used = std::chrono::steady_clock::now();
   }
@@ -194,21 +196,27 @@ bool server::handle_message(const std::shared_ptr<session>& s, const jsonrpc::me
     initialized = s->initialized;
   }
   if (!s->stateless && !initialized && is_stateless_request(r)) {
-    if (auto rej = stateless_check(r)) {
+    wire::request_meta meta;
+    if (auto rej = stateless_check(r, &meta)) {
       emit(jsonrpc::to_json(rej->response), true);
       return true;
     }
-    target = pseudo_session(r);
-  }
-  std::string key = jsonrpc::id_to_string(r.id);
-  std::stop_source stop;
-  {
-    std::lock_guard lock(s->mu);
-    s->running[key] = stop;
+    target = pseudo_session(std::move(meta));
   }
   auto related = [&emit](const json& j) { emit(j, false); };
-  auto resp = dispatch(*this, *impl_, target, r, related, stop.get_token());
-  {
+  std::optional<jsonrpc::response> resp;
+  if (s->shared) {
+    // The HTTP server's root of stateless POSTs: many clients whose ids may collide, nothing
+    // to cancel by id (2026-07-28 has no cancellation across requests). Closing it stops all.
+    resp = dispatch(*this, *impl_, target, r, related, s->stop_all.get_token());
+  } else {
+    std::string key = jsonrpc::id_to_string(r.id);
+    std::stop_source stop;
+    {
+      std::lock_guard lock(s->mu);
+      s->running[key] = stop;
+    }
+    resp = dispatch(*this, *impl_, target, r, related, stop.get_token());
     std::lock_guard lock(s->mu);
     s->running.erase(key);
   }

@@ -101,6 +101,7 @@ status http_server::start() {
   d.acceptor->non_blocking(true, ec);  // accept_ready drains the backlog without blocking
   d.retry_timer = std::make_unique<net::steady_timer>(d.acceptor->get_executor());
   d.stateless_root = server_access::open_session(d.srv);
+  d.stateless_root->shared = true;
   d.do_accept();
   int n = d.options.threads > 0 ? d.options.threads : static_cast<int>(std::thread::hardware_concurrency());
   auto self = impl_;

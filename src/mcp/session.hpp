@@ -36,6 +36,11 @@ class session {
   bool stateless = false;        ///< a per-request pseudo-session (2026-07-28)
   bool initialized = false;      ///< initialize was answered
   bool closed = false;
+  /// shared marks the HTTP server's root of stateless POSTs: requests of many clients, whose
+  /// ids may collide, so they are not kept in `running`; they stop with stop_all instead.
+  /// Set once, before the session is used.
+  bool shared = false;
+  std::stop_source stop_all;  ///< requested when the session closes
   json client_capabilities = json::object();
   json client_info = json::object();
   std::optional<log_level> level;  ///< null: everything passes (sessions) / nothing (stateless)

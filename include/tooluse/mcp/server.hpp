@@ -35,6 +35,9 @@ namespace tooluse::mcp {
 
 class session;
 class server;
+namespace wire {
+struct request_meta;
+}  // namespace wire
 
 /// request_context is what a handler sees of the request it serves. Valid only during the
 /// handler call. Thread-safe for progress and log.
@@ -44,9 +47,9 @@ class request_context {
                   std::function<void(const json&)> emit, std::stop_token stop);
 
   /// params returns the request params (an object, possibly empty).
-  const json& params() const { return params_; }
+  const json& params() const { return *params_; }
   /// meta returns params._meta (an object, possibly empty).
-  const json& meta() const { return meta_; }
+  const json& meta() const { return *meta_; }
   /// protocol_version returns the revision the request is served under.
   const std::string& protocol_version() const;
   /// stateless tells whether the request uses the 2026-07-28 per-request model.
@@ -91,8 +94,8 @@ class request_context {
   friend struct context_access;
   server& server_;
   std::shared_ptr<session> session_;
-  json params_;
-  json meta_;
+  const json* params_;  ///< the request's (it outlives the context)
+  const json* meta_;
   json id_;
   std::function<void(const json&)> emit_;
   std::stop_token stop_;
@@ -254,12 +257,12 @@ class server {
 
   /// stateless_check validates a 2026-07-28 request before it is handled (the `_meta`
   /// fields, the protocol version); on failure it returns the error response and the HTTP
-  /// status to use.
+  /// status to use. When it passes and `meta` is given, *meta receives the decoded `_meta`.
   struct rejection {
     jsonrpc::response response;
     int http_status = 400;
   };
-  std::optional<rejection> stateless_check(const jsonrpc::request& r) const;
+  std::optional<rejection> stateless_check(const jsonrpc::request& r, wire::request_meta* meta = nullptr) const;
 
   /// is_stateless_request tells whether a request uses the 2026-07-28 model (its _meta
   /// carries a protocol version, or the session has none and the method is not initialize).
