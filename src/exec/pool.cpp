@@ -172,10 +172,11 @@ void executor::impl::enqueue(const std::shared_ptr<job>& j) {
       pool_cv.notify_one();
     }
   }
-  if (refused) unreserve(*j);
-  if (refused)
+  if (refused) {
+    unreserve(*j);
     complete(*j, {tool_result::error("the tool executor is shutting down; the call did not run"),
                   call_outcome::cancelled, 0});
+  }
 }
 
 std::shared_ptr<job> executor::impl::take_eligible() {
