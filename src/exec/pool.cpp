@@ -257,9 +257,12 @@ void executor::impl::shutdown() {
   for (auto& j : queued) expire(j, call_outcome::cancelled);
   for (auto& j : running) j->stop.request_stop();
   {
-    // Handlers get a moment to honour their stop token; the rest are abandoned.
+    // Handlers get a moment to honour their stop token, those already given up on (a deadline or
+    // a caller's stop) included, so that a handler that returns when asked is not still running
+    // when the objects it uses go away; the rest are abandoned.
     std::unique_lock lock(pool_mutex);
-    exit_cv.wait_for(lock, std::chrono::milliseconds(500), [&] { return running_jobs.empty(); });
+    exit_cv.wait_for(lock, std::chrono::milliseconds(500),
+                     [&] { return running_jobs.empty() && abandoned == 0; });
     running.assign(running_jobs.begin(), running_jobs.end());
   }
   for (auto& j : running) expire(j, call_outcome::cancelled);

@@ -169,10 +169,11 @@ TEST(executor_budget, an_open_circuit_spends_no_budget) {
 TEST(executor_budget, a_call_cancelled_in_the_queue_spends_no_budget) {
   tool_registry reg;
   gate hold;
-  counter started;
+  counter started, finished;
   reg.add({.name = "held"}, [&](const json&, call_context&) {
     started.add();
     hold.wait();
+    finished.add();
     return tool_result::text("ran");
   });
   executor ex(reg, {.max_threads = 1, .max_abandoned = 0});
@@ -184,11 +185,17 @@ TEST(executor_budget, a_call_cancelled_in_the_queue_spends_no_budget) {
   std::vector<tool_result> results;
   std::thread runner(
       [&] { results = ex.run_all(calls, {.stop = stop.get_token(), .budget = budget}); });
-  started.wait_for(1);  // one worker: "a" runs, "b" and "c" wait in the queue
+  // One worker: "a" runs and holds it, so "b" and "c", admitted after it on the runner's
+  // thread, end up waiting in the queue.
+  started.wait_for(1);
+  while (ex.stats().queued < 2) std::this_thread::yield();
   EXPECT_EQ(budget->calls_used(), 3u);
   stop.request_stop();
   runner.join();
+  // "a" was given up on when the stop came; its handler outlives the batch, so let it return
+  // before `hold` and `finished` go away.
   hold.open();
+  finished.wait_for(1);
   ASSERT_EQ(results.size(), 3u);
   EXPECT_EQ(budget->calls_used(), 1u);  // only "a" started
 }
