@@ -142,7 +142,11 @@ void executor::impl::expire(const std::shared_ptr<job>& j, call_outcome why) {
       running_jobs.erase(j);
       spawn_if_needed();
       pool_cv.notify_all();
-    } else if (j->state != job::phase::admitted) {
+    } else if (j->state == job::phase::admitted) {
+      // Not queued yet (its deadline passed while enqueue armed it, or it was refused at
+      // admission): `done` tells enqueue not to queue it, so a call reported as not run never runs.
+      j->state = job::phase::done;
+    } else {
       return;  // already finished, or already given up on
     }
   }
@@ -158,10 +162,18 @@ void executor::impl::expire(const std::shared_ptr<job>& j, call_outcome why) {
 
 void executor::impl::enqueue(const std::shared_ptr<job>& j) {
   j->enqueued = steady::now();
-  arm(j, deadline_of(*j));  // before a worker can take it
+  const auto deadline = deadline_of(*j);
+  if (deadline <= j->enqueued) {
+    // The batch deadline passed during admission (an approval that took longer than the batch
+    // timeout): the call times out without running.
+    expire(j, call_outcome::timeout);
+    return;
+  }
+  arm(j, deadline);  // before a worker can take it
   bool refused = false;
   {
     std::lock_guard lock(pool_mutex);
+    if (j->state == job::phase::done) return;  // the watchdog expired it since it was armed
     if (stopping) {
       refused = true;
       j->state = job::phase::done;

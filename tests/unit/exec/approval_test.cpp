@@ -1,9 +1,12 @@
 // Approval of dangerous tools: approve, reject, edit, defer and resume.
+#include <thread>
+
 #include "exec_fixtures.hpp"
 
 namespace tooluse::exec {
 namespace {
 using namespace testing;
+using namespace std::chrono_literals;
 
 struct deleter {
   tool_registry reg;
@@ -82,6 +85,32 @@ TEST(executor_approval, deferred_call_is_saved_and_resumed) {
             "the call to tool \"delete_file\" was rejected: no");
   EXPECT_TRUE(pending_from_result(ex.resume(*restored, approval_decision::defer())));
   EXPECT_EQ(d.deleted, (std::vector<int>{7, 8}));
+}
+
+TEST(executor_approval, a_call_approved_after_the_batch_deadline_does_not_run) {
+  deleter d;
+  // The person deciding takes longer than the batch may: the deadline has passed when the
+  // approval comes back, so the call must time out unrun, as its result says.
+  const auto timeout = 20ms;
+  const auto start = std::chrono::steady_clock::now();
+  executor ex(d.reg, {.approval = [&](const approval_request&) {
+                        while (std::chrono::steady_clock::now() < start + 2 * timeout)
+                          std::this_thread::yield();  // the batch deadline is a clock's
+                        return approval_decision::approve();
+                      }});
+  auto budget = std::make_shared<run_budget>(budget_limits{.max_calls = 5});
+  std::vector<tool_call> calls = {make_call("delete_file", {{"id", 1}}, "a"),
+                                  make_call("delete_file", {{"id", 2}}, "b")};
+  auto results = ex.run_all(calls, {.timeout = timeout, .budget = budget});
+  ASSERT_EQ(results.size(), 2u);
+  for (const auto& r : results) {
+    EXPECT_TRUE(r.is_error);
+    EXPECT_NE(r.all_text().find("(the batch deadline) while waiting to start; it did not run"),
+              std::string::npos)
+        << r.all_text();
+  }
+  EXPECT_TRUE(d.deleted.empty());
+  EXPECT_EQ(budget->calls_used(), 0u);  // neither ran, so neither is spent
 }
 
 TEST(pending_approval, from_json_names_the_bad_field) {
