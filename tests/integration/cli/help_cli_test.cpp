@@ -78,7 +78,9 @@ TEST(help_cli, every_command_documents_itself_and_its_options) {
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(r.err, "");
     EXPECT_NE(r.out.find("tooluse " + joined(c.command)), std::string::npos) << r.out;
-    if (!c.description.empty()) EXPECT_NE(r.out.find(c.description), std::string::npos) << r.out;
+    if (!c.description.empty()) {
+      EXPECT_NE(r.out.find(c.description), std::string::npos) << r.out;
+    }
     for (const auto& o : c.options) EXPECT_NE(r.out.find(o), std::string::npos) << o << "\n" << r.out;
   }
 }

@@ -187,7 +187,9 @@ TEST(mcp_line_connection, many_threads_send_whole_lines) {
   for (const auto& m : in.messages) {
     int n = m["params"]["n"];
     int t = n / 1000;
-    if (last.count(t)) EXPECT_LT(last[t], n);
+    if (last.count(t)) {
+      EXPECT_LT(last[t], n);
+    }
     last[t] = n;
   }
 }
