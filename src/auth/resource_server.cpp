@@ -69,7 +69,20 @@ resource_server::resource_server(resource_server_options o) : o_(std::move(o)) {
     throw std::invalid_argument("resource server: issuer \"" + o_.issuer +
                                 "\" is not an http(s) URL");
   send_ = o_.sender ? o_.sender : http::default_transport();
-  jwks_ = o_.jwks;
+  set_keys(o_.jwks);
+}
+
+void resource_server::set_keys(const json& jwks) {
+  // Decoded once per key set, not per token. A key that is not a JWK this server can read, or
+  // that is not for signatures, is skipped (RFC 7517 §5).
+  keys_.clear();
+  auto set = decode<wire::jwk_set>(jwks, "jwks");
+  if (!set) return;
+  for (const auto& k : set->keys) {
+    auto meta = decode<wire::jwk>(k, "jwk");
+    if (!meta || (meta->use && *meta->use != "sig")) continue;
+    if (auto key = signing_key::from_jwk(k)) keys_.push_back({meta->kid.value_or(""), std::move(*key)});
+  }
 }
 
 std::string resource_server::metadata_path() const {
@@ -125,18 +138,11 @@ rs_decision resource_server::challenge(int status, const std::string& error,
 result<signing_key> resource_server::key_for(const std::string& kid, const std::string& alg) {
   std::lock_guard lock(mu_);
   for (int pass = 0; pass < 2; ++pass) {
-    // A key that is not a JWK this server can read is skipped (RFC 7517 §5).
-    if (auto set = decode<wire::jwk_set>(jwks_, "jwks")) {
-      for (const auto& k : set->keys) {
-        auto meta = decode<wire::jwk>(k, "jwk");
-        if (!meta) continue;
-        if (!kid.empty() && meta->kid.value_or("") != kid) continue;
-        if (meta->use && *meta->use != "sig") continue;
-        if (auto key = signing_key::from_jwk(k)) {
-          key->set_alg(alg);
-          return key;
-        }
-      }
+    for (const auto& k : keys_) {
+      if (!kid.empty() && k.kid != kid) continue;
+      signing_key key = k.key;
+      key.set_alg(alg);
+      return key;
     }
     if (pass == 1 || (!o_.jwks.is_null() && o_.jwks_uri.empty())) break;  // static keys only
     // Unknown key id: fetch the key set (again, for key rotation), at most once an interval.
@@ -154,7 +160,7 @@ result<signing_key> resource_server::key_for(const std::string& kid, const std::
     }
     if (uri.empty()) break;
     auto r = detail::get_json(send_, uri);
-    if (r && r->status == 200 && decode<wire::jwk_set>(r->body, "jwks")) jwks_ = r->body;
+    if (r && r->status == 200 && decode<wire::jwk_set>(r->body, "jwks")) set_keys(r->body);
   }
   return fail(errc::not_found, "no key of the issuer verifies this token (kid \"" + kid + "\")");
 }

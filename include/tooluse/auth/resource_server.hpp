@@ -90,10 +90,17 @@ class resource_server {
   result<token_info> introspect(const std::string& token);
   result<signing_key> key_for(const std::string& kid, const std::string& alg);
 
+  /// issuer_key is a key of the issuer's key set, decoded once when the set arrives.
+  struct issuer_key {
+    std::string kid;
+    signing_key key;
+  };
+  void set_keys(const json& jwks);
+
   resource_server_options o_;
   http::transport send_;
   std::mutex mu_;
-  json jwks_;
+  std::vector<issuer_key> keys_;  ///< the readable signing keys of the last key set
   std::optional<std::chrono::steady_clock::time_point> fetched_at_;  ///< the last key-set fetch
 };
 

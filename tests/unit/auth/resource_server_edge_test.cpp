@@ -218,6 +218,27 @@ TEST(rs_jwks, keys_are_fetched_from_the_jwks_uri_and_again_when_a_kid_is_new) {
   EXPECT_EQ(r.error().message, "the token's signing key is unknown");
 }
 
+TEST(rs_jwks, unreadable_keys_in_the_set_are_skipped_and_the_readable_ones_verify) {
+  auto good = *signing_key::generate("ES256");
+  auto other = *signing_key::generate("ES256");
+  json broken = jwk_of(other, "k1");
+  broken["x"] = "not base64url!";  // an EC key whose point cannot be read
+  json enc = jwk_of(other, "k1");
+  enc["use"] = "enc";
+  resource_server rs({.resource = resource,
+                      .issuer = issuer,
+                      .jwks = {{"keys", {json("not a key"), broken, enc, jwk_of(good, "k1")}}}});
+  // Keys are decoded once, when the set arrives; every token after that uses them.
+  for (int i = 0; i < 3; ++i) {
+    auto info = rs.validate(jwt(good, "k1"));
+    ASSERT_TRUE(info) << info.error().message;
+    EXPECT_EQ(info->subject, "user-1");
+  }
+  auto r = rs.validate(jwt(other, "k1"));
+  ASSERT_FALSE(r);  // the only readable k1 is `good`
+  EXPECT_EQ(r.error().message, "the token's signature is invalid");
+}
+
 TEST(rs_jwks, made_up_key_ids_cannot_make_the_server_fetch_keys_on_every_request) {
   auto k1 = *signing_key::generate("ES256");
   auto k2 = *signing_key::generate("ES256");
