@@ -29,7 +29,7 @@ int main() {
   mcp::http_server http(
       server, {.authorize = [&rs](const mcp::http_auth_request& r) {
         auto d = rs->check(r.method, r.target, r.headers, r.body, r.is_endpoint);
-        return mcp::http_auth_decision{d.status, d.headers, d.body, d.content_type};
+        return mcp::http_auth_decision{d.status, d.headers, d.body, d.content_type, d.principal};
       }});
   if (!http.start()) return 1;
 

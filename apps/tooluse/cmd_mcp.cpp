@@ -57,7 +57,8 @@ result<mcp::http_auth_hook> oauth_hook(const serve_options& o, const std::string
     return mcp::http_auth_decision{.status = d.status,
                                    .headers = std::move(d.headers),
                                    .body = std::move(d.body),
-                                   .content_type = d.content_type};
+                                   .content_type = d.content_type,
+                                   .principal = std::move(d.principal)};
   });
 }
 

@@ -273,7 +273,12 @@ rs_decision resource_server::check(std::string_view method, std::string_view tar
     return challenge(403, "insufficient_scope", "the token lacks the scope " + join(missing),
                      join(need));
   }
-  return {};
+  rs_decision ok;
+  if (!info->subject.empty())
+    ok.principal = "sub:" + info->subject;
+  else if (!info->client_id.empty())
+    ok.principal = "client_id:" + info->client_id;
+  return ok;
 }
 
 }  // namespace tooluse::auth

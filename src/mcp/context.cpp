@@ -175,7 +175,8 @@ void handle_notification(const std::shared_ptr<session>& s, const jsonrpc::notif
 }  // namespace
 
 bool server::handle_message(const std::shared_ptr<session>& s, const jsonrpc::message& m,
-                            const std::function<void(const json&, bool)>& emit) {
+                            const std::function<void(const json&, bool)>& emit,
+                            std::string_view principal) {
   if (!s->shared) {
     std::lock_guard lock(s->mu);
     s->last_used = std::chrono::steady_clock::now();
@@ -208,7 +209,7 @@ bool server::handle_message(const std::shared_ptr<session>& s, const jsonrpc::me
   if (s->shared) {
     // The HTTP server's root of stateless POSTs: many clients whose ids may collide, nothing
     // to cancel by id (2026-07-28 has no cancellation across requests). Closing it stops all.
-    resp = dispatch(*this, *impl_, target, r, related, s->stop_all.get_token());
+    resp = dispatch(*this, *impl_, target, r, related, s->stop_all.get_token(), principal);
   } else {
     std::string key = jsonrpc::id_to_string(r.id);
     std::stop_source stop;
@@ -216,7 +217,7 @@ bool server::handle_message(const std::shared_ptr<session>& s, const jsonrpc::me
       std::lock_guard lock(s->mu);
       s->running[key] = stop;
     }
-    resp = dispatch(*this, *impl_, target, r, related, stop.get_token());
+    resp = dispatch(*this, *impl_, target, r, related, stop.get_token(), principal);
     std::lock_guard lock(s->mu);
     s->running.erase(key);
   }

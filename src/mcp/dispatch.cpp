@@ -416,10 +416,11 @@ std::optional<jsonrpc::response> dispatch(server& srv, server::impl& d,
                                           const std::shared_ptr<session>& s,
                                           const jsonrpc::request& r,
                                           const std::function<void(const json&)>& emit,
-                                          std::stop_token stop) {
+                                          std::stop_token stop, std::string_view principal) {
   if (!r.params.is_null() && !r.params.is_object())
     return response::failure(r.id, ec::invalid_params, "Invalid params: params must be an object");
   request_context ctx(srv, s, r, emit, stop);
+  context_access::principal(ctx) = principal;
   // MCP semantic conventions: a SERVER span per request, parented by the client's
   // _meta.traceparent when it sent one; tool executions inside it are its children.
   // Without an exporter the span records nothing: its name and parent are not worked out.

@@ -42,7 +42,7 @@ std::optional<std::string> decode_header_value(std::string_view v) {
 
 }  // namespace
 
-void http_server::impl::post(const conn_ptr& c, http_request& req) {
+void http_server::impl::post(const conn_ptr& c, http_request& req, const std::string& principal) {
   auto ctype = req[http::field::content_type];
   if (ctype.find("application/json") == std::string_view::npos)
     return write_rpc_error(c, req, http::status::unsupported_media_type, std::nullopt, ec::invalid_request,
@@ -65,11 +65,11 @@ void http_server::impl::post(const conn_ptr& c, http_request& req) {
                     r->params["_meta"].is_object() && r->params["_meta"].contains(meta_protocol_version);
     bool legacy = !has_meta && !hv.empty() && is_session_version(hv);
     if (srv.options().stateless && (has_meta || (!hv.empty() && !legacy && sid.empty())))
-      return post_stateless(c, req, std::move(m));
+      return post_stateless(c, req, std::move(m), principal);
     if (sid.empty() && r->method == "initialize" && srv.options().sessions) {
       auto hs = new_session(c, req, *r);
       if (!hs) return;
-      return post_session(c, req, hs, std::move(m));
+      return post_session(c, req, hs, std::move(m), principal);
     }
   }
   if (sid.empty())
@@ -84,7 +84,7 @@ void http_server::impl::post(const conn_ptr& c, http_request& req) {
     std::lock_guard lock(hs->mu);
     hs->used = true;
   }
-  return post_session(c, req, hs, std::move(m));
+  return post_session(c, req, hs, std::move(m), principal);
 }
 
 namespace {
@@ -127,12 +127,12 @@ bool http_server::impl::admit(const conn_ptr& c, http_request& req, http_session
 }
 
 void http_server::impl::post_session(const conn_ptr& c, http_request& req, const std::shared_ptr<http_session>& hs,
-                                     jsonrpc::message m) {
+                                     jsonrpc::message m, const std::string& principal) {
   header_list headers = {{"Mcp-Session-Id", hs->id}};
   const auto* r = std::get_if<jsonrpc::request>(&m);
   if (!r) {
     // Responses and notifications never block: handled here, on the I/O thread.
-    answer(srv, hs->s, *hs, m);
+    answer(srv, hs->s, *hs, m, nullptr, principal);
     return write_response(c, req, http::status::accepted, "", "", headers);
   }
   const bool keep = req.keep_alive();
@@ -143,7 +143,7 @@ void http_server::impl::post_session(const conn_ptr& c, http_request& req, const
     if (!admit(c, req, *hs, *r, id, reply)) return;
     {
       route_guard guard{*hs, id, reply};
-      answer(srv, hs->s, *hs, m);
+      answer(srv, hs->s, *hs, m, nullptr, principal);
     }
     return reply.finish();
   }
@@ -151,10 +151,10 @@ void http_server::impl::post_session(const conn_ptr& c, http_request& req, const
   if (!admit(c, req, *hs, *r, id, *reply)) return;
   const jsonrpc::message_id rid = r->id;
   bool queued = pool.post(
-      [this, hs, reply, id, msg = std::move(m)] {
+      [this, hs, reply, id, msg = std::move(m), principal] {
         {
           route_guard guard{*hs, id, *reply};
-          answer(srv, hs->s, *hs, msg);
+          answer(srv, hs->s, *hs, msg, nullptr, principal);
         }
         reply->finish();
       },
@@ -164,7 +164,8 @@ void http_server::impl::post_session(const conn_ptr& c, http_request& req, const
   refuse_busy(c, keep, rid);
 }
 
-void http_server::impl::post_stateless(const conn_ptr& c, http_request& req, jsonrpc::message m) {
+void http_server::impl::post_stateless(const conn_ptr& c, http_request& req, jsonrpc::message m,
+                                       const std::string& principal) {
   const auto& r = std::get<jsonrpc::request>(m);
   std::string_view hv = req["MCP-Protocol-Version"];
   if (hv.empty())
@@ -198,14 +199,14 @@ void http_server::impl::post_stateless(const conn_ptr& c, http_request& req, jso
   if (server_access::runs_inline(srv, r)) {
     // The fast path: a one-message connection on the stack, its reply written directly.
     post_connection conn(c, keep, options);
-    answer(srv, stateless_root, conn, m);
+    answer(srv, stateless_root, conn, m, nullptr, principal);
     return conn.close();
   }
   auto conn = std::make_shared<post_connection>(c, keep, options);
   const jsonrpc::message_id rid = r.id;
   bool queued = pool.post(
-      [this, conn, msg = std::move(m)] {
-        answer(srv, stateless_root, *conn, msg);
+      [this, conn, msg = std::move(m), principal] {
+        answer(srv, stateless_root, *conn, msg, nullptr, principal);
         conn->close();
       },
       options.max_pending_requests);

@@ -414,7 +414,7 @@ bool http_server::impl::on_header(const conn_ptr& c, const http_request& head) {
 }
 
 // authorized asks the authorization hook (OAuth resource server); false when it answered.
-bool http_server::impl::authorized(const conn_ptr& c, http_request& req) {
+std::optional<std::string> http_server::impl::authorized(const conn_ptr& c, http_request& req) {
   std::string_view target = req.target();
   target = target.substr(0, target.find('?'));
   const bool is_endpoint = target == options.path;
@@ -424,13 +424,13 @@ bool http_server::impl::authorized(const conn_ptr& c, http_request& req) {
                               .body = req.body(), .is_endpoint = is_endpoint});
   if (d.status != 0) {
     write_response(c, req, static_cast<http::status>(d.status), d.body, d.content_type, d.headers);
-    return false;
+    return std::nullopt;
   }
   if (!is_endpoint) {
     write_response(c, req, http::status::not_found, "not found\n", "text/plain");
-    return false;
+    return std::nullopt;
   }
-  return true;
+  return std::move(d.principal);
 }
 
 void http_server::impl::on_request(const conn_ptr& c, http_request req) {
@@ -440,7 +440,7 @@ void http_server::impl::on_request(const conn_ptr& c, http_request req) {
     bool keep = shared->keep_alive();
     bool queued = pool.post(
         [self = shared_from_this(), c, shared] {
-          if (self->authorized(c, *shared)) self->route(c, *shared);
+          if (auto principal = self->authorized(c, *shared)) self->route(c, *shared, *principal);
         },
         options.max_pending_requests);
     if (!queued)
@@ -453,10 +453,10 @@ void http_server::impl::on_request(const conn_ptr& c, http_request req) {
   route(c, req);
 }
 
-void http_server::impl::route(const conn_ptr& c, http_request& req) {
+void http_server::impl::route(const conn_ptr& c, http_request& req, const std::string& principal) {
   try {
     switch (req.method()) {
-      case http::verb::post: return post(c, req);
+      case http::verb::post: return post(c, req, principal);
       case http::verb::get: return get(c, req);
       case http::verb::delete_: return del(c, req);
       default:

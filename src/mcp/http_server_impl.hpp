@@ -72,8 +72,9 @@ struct http_server::impl : detail::conn_hooks, std::enable_shared_from_this<http
   void on_closed(http_conn& c) override;
   const http_options& opts() const override { return options; }
 
-  bool authorized(const conn_ptr& c, http_request& req);
-  void route(const conn_ptr& c, http_request& req);
+  /// authorized asks the hook; nullopt when it answered, else the request's principal.
+  std::optional<std::string> authorized(const conn_ptr& c, http_request& req);
+  void route(const conn_ptr& c, http_request& req, const std::string& principal = {});
   void do_accept();
   void accept_ready();
   void accepted(tcp::socket sock);
@@ -83,12 +84,13 @@ struct http_server::impl : detail::conn_hooks, std::enable_shared_from_this<http
   /// refuse_busy answers a request the handler pool cannot take: 503, max_pending_requests.
   void refuse_busy(const conn_ptr& c, bool keep_alive, const jsonrpc::message_id& id);
 
-  void post(const conn_ptr& c, http_request& req);
+  void post(const conn_ptr& c, http_request& req, const std::string& principal);
   void get(const conn_ptr& c, http_request& req);
   void del(const conn_ptr& c, http_request& req);
-  void post_stateless(const conn_ptr& c, http_request& req, jsonrpc::message m);
+  void post_stateless(const conn_ptr& c, http_request& req, jsonrpc::message m,
+                      const std::string& principal);
   void post_session(const conn_ptr& c, http_request& req, const std::shared_ptr<detail::http_session>& hs,
-                    jsonrpc::message m);
+                    jsonrpc::message m, const std::string& principal);
   /// admit routes a POSTed request of `hs` to `reply`; false when the session's limits refused
   /// it (the refusal is written).
   bool admit(const conn_ptr& c, http_request& req, detail::http_session& hs, const jsonrpc::request& r,

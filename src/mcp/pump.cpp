@@ -16,13 +16,16 @@
 namespace tooluse::mcp {
 
 bool answer(server& srv, const std::shared_ptr<session>& s, connection& out, const jsonrpc::message& m,
-            std::atomic<bool>* write_failed) {
+            std::atomic<bool>* write_failed, std::string_view principal) {
   const auto* r = std::get_if<jsonrpc::request>(&m);
   if (!r) return server_access::handle_message(srv, s, m, [](const json&, bool) {});
   const json id = jsonrpc::id_to_json(r->id);
-  return server_access::handle_message(srv, s, m, [&](const json& j, bool) {
-    if (!out.send_related(j, id) && write_failed) *write_failed = true;
-  });
+  return server_access::handle_message(
+      srv, s, m,
+      [&](const json& j, bool) {
+        if (!out.send_related(j, id) && write_failed) *write_failed = true;
+      },
+      principal);
 }
 
 message_pump::message_pump(server& srv, connection& out, stream_options options)

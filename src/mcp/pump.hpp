@@ -28,8 +28,9 @@ namespace tooluse::mcp {
 /// and server requests first, its response last. Responses and notifications of the client
 /// emit nothing. Blocks while a handler runs. Returns false when a request was cancelled and
 /// gets no response. A failed write sets `*write_failed` (when given).
+/// `principal` is the request's authorization context (the HTTP server's auth hook), if any.
 bool answer(server& srv, const std::shared_ptr<session>& s, connection& out, const jsonrpc::message& m,
-            std::atomic<bool>* write_failed = nullptr);
+            std::atomic<bool>* write_failed = nullptr, std::string_view principal = {});
 
 class message_pump {
  public:

@@ -29,6 +29,7 @@ struct context_access {
   static json& responses(request_context& c) { return c.input_responses_; }
   static std::optional<json>& state(request_context& c) { return c.request_state_; }
   static std::string& task_id(request_context& c) { return c.task_id_; }
+  static std::string& principal(request_context& c) { return c.principal_; }
 };
 
 struct resource_entry {
@@ -95,8 +96,9 @@ struct server_access {
   }
   static void close_session(server& srv, const std::shared_ptr<session>& s) { srv.close_session(s); }
   static bool handle_message(server& srv, const std::shared_ptr<session>& s, const jsonrpc::message& m,
-                             const std::function<void(const json& message, bool last)>& emit) {
-    return srv.handle_message(s, m, emit);
+                             const std::function<void(const json& message, bool last)>& emit,
+                             std::string_view principal = {}) {
+    return srv.handle_message(s, m, emit, principal);
   }
   static bool runs_inline(const server& srv, const jsonrpc::request& r) { return srv.runs_inline(r); }
   static std::optional<rejection> stateless_check(const server& srv, const jsonrpc::request& r) {
@@ -120,6 +122,6 @@ std::optional<jsonrpc::response> dispatch(server& srv, server::impl& d,
                                           const std::shared_ptr<session>& s,
                                           const jsonrpc::request& r,
                                           const std::function<void(const json&)>& emit,
-                                          std::stop_token stop);
+                                          std::stop_token stop, std::string_view principal = {});
 
 }  // namespace tooluse::mcp

@@ -15,7 +15,8 @@ namespace ec = jsonrpc::error_code;
 
 struct live_task {
   std::string id;
-  std::string client;  ///< whose live-task budget it counts against
+  std::string client;     ///< whose live-task budget it counts against
+  std::string principal;  ///< the authorization context it was created under
   std::shared_ptr<tool_entry> tool;
   json args;
   json params;  ///< the tools/call params (its _meta carries the progress token)
@@ -116,9 +117,11 @@ void task_runner::sweep_locked() {
   });
 }
 
-std::optional<task_record> task_runner::lookup(const std::string& id) {
+std::optional<task_record> task_runner::lookup(const std::string& id, const std::string& principal) {
   if (id.empty()) return std::nullopt;
   auto r = options_.store->get(id);
+  // Bound to the authorization context it was created under: to another, it does not exist.
+  if (r && r->principal != principal) return std::nullopt;
   if (r && r->ttl_ms && is_terminal(r->status) &&
       std::chrono::system_clock::now() > r->created_at + std::chrono::milliseconds(*r->ttl_ms)) {
     options_.store->erase(id);
@@ -137,6 +140,7 @@ method_outcome task_runner::start(const std::shared_ptr<tool_entry>& tool, json 
   t->params = ctx.params();
   t->responses = ctx.input_responses();
   t->state = ctx.request_state();
+  t->principal = ctx.principal();
   if (t->v2) {
     std::lock_guard lock(t->s->mu);
     t->client = "stateless:" + t->s->client_info.value("name", std::string());
@@ -147,6 +151,7 @@ method_outcome task_runner::start(const std::shared_ptr<tool_entry>& tool, json 
   rec.id = random_token(16);
   t->id = rec.id;
   rec.owner = t->v2 ? std::string() : t->client;
+  rec.principal = ctx.principal();
   rec.tool = tool->definition.name;
   rec.revision = ctx.protocol_version();
   rec.created_at = rec.updated_at = std::chrono::system_clock::now();
@@ -213,6 +218,7 @@ void task_runner::run(const std::shared_ptr<live_task>& t) {
     if (!t->v2)
       emit = [s = t->s, id = t->id](const json& m) { s->send_outbound(with_related(m, id)); };
     request_context ctx(srv_, t->s, req, emit, t->stop.get_token());
+    context_access::principal(ctx) = t->principal;
     {
       std::lock_guard lock(mu_);
       context_access::responses(ctx) = t->responses;
@@ -287,7 +293,7 @@ method_outcome task_runner::get(request_context& ctx) {
   wire::task_id_params p;
   if (auto e = read_params(ctx.params(), p)) return std::move(*e);
   const std::string& id = p.task_id;
-  auto rec = lookup(id);
+  auto rec = lookup(id, ctx.principal());
   if (!rec) return unknown_task(id);
   if (ctx.stateless()) return detailed(*rec);
   return task_to_json(*rec, ctx.protocol_version());
@@ -301,7 +307,7 @@ method_outcome task_runner::update(request_context& ctx) {
     return err(ec::invalid_params, "Invalid params: params: missing required property \"inputResponses\"");
   if (!p.input_responses->is_object()) return not_an_object("params.inputResponses", *p.input_responses);
   std::lock_guard lock(mu_);
-  auto rec = lookup(id);
+  auto rec = lookup(id, ctx.principal());
   if (!rec) return unknown_task(id);
   auto lt = live_.find(id);
   if (lt != live_.end() && rec->status == task_status::input_required) {
@@ -331,7 +337,7 @@ method_outcome task_runner::cancel(request_context& ctx) {
   task_record rec;
   {
     std::lock_guard lock(mu_);
-    auto found = lookup(id);
+    auto found = lookup(id, ctx.principal());
     if (!found) return unknown_task(id);
     rec = *found;
     if (is_terminal(rec.status)) {
@@ -368,7 +374,7 @@ method_outcome task_runner::result(request_context& ctx) {
     std::unique_lock lock(mu_);
     std::stop_callback wake(ctx.stop(), [this] { cv_.notify_all(); });
     for (;;) {
-      rec = lookup(id);
+      rec = lookup(id, ctx.principal());
       if (!rec) return unknown_task(id);
       if (is_terminal(rec->status) || ctx.stop().stop_requested() || stopping_) break;
       cv_.wait_for(lock, std::chrono::seconds(1));
@@ -389,6 +395,7 @@ method_outcome task_runner::result(request_context& ctx) {
 
 method_outcome task_runner::list(request_context& ctx) {
   auto all = options_.store->list(session_key(ctx.session_ptr()));
+  std::erase_if(all, [&](const task_record& r) { return r.principal != ctx.principal(); });
   wire::paginated_params p;
   if (auto e = read_params(ctx.params(), p)) return std::move(*e);
   std::size_t offset = 0;

@@ -48,7 +48,7 @@ class task_runner {
   void finish(const std::shared_ptr<live_task>& t, task_status status, json result,
               std::optional<jsonrpc::error_object> error);
   void save_and_notify(const std::shared_ptr<live_task>& t, task_record& rec);
-  std::optional<task_record> lookup(const std::string& id);
+  std::optional<task_record> lookup(const std::string& id, const std::string& principal);
   void sweep_locked();
 
   server& srv_;

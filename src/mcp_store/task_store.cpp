@@ -88,6 +88,7 @@ class durable_task_store final : public mcp::task_store {
 json task_record_to_json(const mcp::task_record& r) {
   json j = {{"id", r.id},
             {"owner", r.owner},
+            {"principal", r.principal},
             {"tool", r.tool},
             {"revision", r.revision},
             {"status", std::string(mcp::to_string(r.status))},
@@ -110,6 +111,7 @@ std::optional<mcp::task_record> task_record_from_json(const json& j) {
   mcp::task_record r;
   r.id = j.value("id", "");
   r.owner = j.value("owner", "");
+  r.principal = j.value("principal", "");
   r.tool = j.value("tool", "");
   r.revision = j.value("revision", "");
   r.status = *status;

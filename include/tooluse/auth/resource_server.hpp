@@ -54,6 +54,10 @@ struct resource_server_options {
 /// rs_decision: status 0 lets the request through; otherwise it is the answer to send.
 struct rs_decision {
   int status = 0;
+  /// principal, when the request is let through: who the token speaks for ("sub:" and the
+  /// token's subject, or "client_id:" and the client when it has no subject). The MCP server
+  /// binds the tasks a request creates to it (http_auth_decision::principal).
+  std::string principal;
   std::vector<std::pair<std::string, std::string>> headers;
   std::string body;
   std::string content_type = "application/json";

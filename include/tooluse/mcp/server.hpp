@@ -86,6 +86,11 @@ class request_context {
   /// task_id is the id of the task this call runs in (empty when not a task).
   const std::string& task_id() const { return task_id_; }
 
+  /// principal is the request's authorization context as the HTTP server's auth hook named it
+  /// (http_auth_decision::principal; e.g. "sub:" and the OAuth token's subject), or empty.
+  /// Tasks are bound to it.
+  const std::string& principal() const { return principal_; }
+
   /// session_ptr is the session (or per-request pseudo-session) the request belongs to.
   const std::shared_ptr<session>& session_ptr() const { return session_; }
 
@@ -102,6 +107,7 @@ class request_context {
   json input_responses_ = json::object();
   std::optional<json> request_state_;
   std::string task_id_;
+  std::string principal_;
 };
 
 /// tool_outcome is what an MCP-level tool handler returns: a result (tool failures included,
@@ -245,8 +251,10 @@ class server {
   /// the last message with last = true). Blocks while a handler runs; transports call it
   /// from a thread that may block. Returns false if the message was a request that gets no
   /// response (it was cancelled).
+  /// `principal` is the request's authorization context (request_context::principal).
   bool handle_message(const std::shared_ptr<session>& s, const jsonrpc::message& m,
-                      const std::function<void(const json& message, bool last)>& emit);
+                      const std::function<void(const json& message, bool last)>& emit,
+                      std::string_view principal = {});
 
   /// runs_inline tells whether handling request `r` never blocks, so a transport may run it on
   /// its reading (I/O) thread: ping, initialize, discover, the lists, logging/setLevel,

@@ -55,6 +55,9 @@ std::optional<task_support> parse_task_support(std::string_view s) noexcept;
 struct task_record {
   std::string id;        ///< 128 random bits, hex: the capability to read the task
   std::string owner;     ///< the creating session ("" for 2026-07-28 requests); scopes tasks/list
+  /// principal is the authorization context of the creating request (request_context::principal,
+  /// "" without one). Only requests under the same principal see the task.
+  std::string principal;
   std::string tool;      ///< the tool that runs
   std::string revision;  ///< the protocol revision the task was created under
   task_status status = task_status::working;

@@ -48,7 +48,8 @@ struct protected_server {
           return mcp::http_auth_decision{.status = d.status,
                                          .headers = d.headers,
                                          .body = d.body,
-                                         .content_type = d.content_type};
+                                         .content_type = d.content_type,
+                                         .principal = d.principal};
         }});
     json jwk = key.public_jwk();
     jwk["kid"] = "rsa-1";

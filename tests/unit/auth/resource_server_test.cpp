@@ -66,6 +66,19 @@ TEST(resource_server, valid_token_passes) {
   EXPECT_EQ(f.call(f.token({})).status, 0);
 }
 
+TEST(resource_server, a_token_let_through_names_its_principal) {
+  fixture f;
+  auto d = f.call(f.token({}));
+  ASSERT_EQ(d.status, 0);
+  EXPECT_EQ(d.principal, "sub:user-1");  // the MCP server binds tasks to it
+  auto client_only = f.call(f.token({{"sub", nullptr}, {"client_id", "cli-9"}}));
+  ASSERT_EQ(client_only.status, 0) << client_only.body;
+  EXPECT_EQ(client_only.principal, "client_id:cli-9");
+  auto refused = f.call("");
+  EXPECT_EQ(refused.status, 401);
+  EXPECT_EQ(refused.principal, "");
+}
+
 TEST(resource_server, missing_token_gets_401_with_resource_metadata) {
   fixture f;
   auto d = f.call("");

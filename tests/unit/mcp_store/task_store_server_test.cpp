@@ -114,6 +114,7 @@ TEST(durable_task_record_json, round_trips_every_field) {
   mcp::task_record r;
   r.id = "id1";
   r.owner = "o";
+  r.principal = "sub:alice";
   r.tool = "t";
   r.revision = "2025-11-25";
   r.status = mcp::task_status::input_required;
@@ -131,6 +132,7 @@ TEST(durable_task_record_json, round_trips_every_field) {
   auto back = task_record_from_json(j);
   ASSERT_TRUE(back);
   EXPECT_EQ(back->owner, "o");
+  EXPECT_EQ(back->principal, "sub:alice");  // a restored task stays bound to its creator
   EXPECT_EQ(back->tool, "t");
   EXPECT_EQ(back->revision, "2025-11-25");
   EXPECT_EQ(back->status_message, "waiting");
