@@ -143,7 +143,9 @@ method_outcome task_runner::start(const std::shared_ptr<tool_entry>& tool, json 
   t->principal = ctx.principal();
   if (t->v2) {
     std::lock_guard lock(t->s->mu);
-    t->client = "stateless:" + t->s->client_info.value("name", std::string());
+    // Per requestor: the principal too, so that a caller cannot use up another's bound by
+    // sending the same clientInfo.name.
+    t->client = "stateless:" + ctx.principal() + "\n" + t->s->client_info.value("name", std::string());
   } else {
     t->client = session_key(t->s);
   }

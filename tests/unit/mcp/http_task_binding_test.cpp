@@ -24,7 +24,7 @@ namespace {
 // through, each as its own principal.
 struct bound {
   tooluse::testing::response_gate gate;
-  mcp::server server{{.name = "bound", .version = "1"}};
+  mcp::server server{{.name = "bound", .version = "1"}, nullptr, {.tasks = {.max_live_per_client = 1}}};
   mcp::http_server http{server,
                         {.authorize = [](const mcp::http_auth_request& r) -> mcp::http_auth_decision {
                            for (const auto& [k, v] : r.headers) {
@@ -169,4 +169,21 @@ TEST(mcp_task_binding, a_hook_without_a_principal_binds_nothing_beyond_the_id) {
   auto got = post(req(2, "tasks/get", with_meta({{"taskId", id}}, tasks_caps())), id);
   ASSERT_EQ(got.status, 200) << got.body;
   EXPECT_EQ(got.rpc()["result"]["status"], "working") << got.body;
+}
+
+TEST(mcp_task_binding, the_live_task_bound_counts_per_principal_not_per_client_name) {
+  bound b;  // one live task per requestor
+  tooluse::testing::gate_opener opener{b.gate};
+  auto as_app = [](int id) {
+    json p = with_meta({{"name", "job"}}, tasks_caps());
+    p["_meta"]["io.modelcontextprotocol/clientInfo"] = {{"name", "same-app"}, {"version", "1"}};
+    return req(id, "tools/call", p);
+  };
+  auto first = b.stateless("alice", as_app(1), "job");
+  ASSERT_EQ(first.rpc()["result"]["resultType"], "task") << first.body;
+  auto again = b.stateless("alice", as_app(2), "job");
+  EXPECT_EQ(again.rpc()["error"]["code"], -32600) << again.body;  // alice's bound is reached
+  // Bob sends the same client name: his bound is his own.
+  auto other = b.stateless("bob", as_app(3), "job");
+  EXPECT_EQ(other.rpc()["result"]["resultType"], "task") << other.body;
 }
