@@ -57,6 +57,9 @@ const std::vector<help_case>& cases() {
       {{"runs", "approve"}, "all of them without CALL_ID", {"--store", "call_id"}},
       {{"runs", "deny"}, "", {"--store", "--message"}},
       {{"index"}, "document_search index", {"add", "search", "remove", "list", "--index"}},
+      {{"eval"}, "Berkeley Function Calling Leaderboard", {"score", "run", "formats"}},
+      {{"eval", "score"}, "recorded BFCL outputs", {"--data", "--results", "--model", "--format", "--json", "--fail-under"}},
+      {{"eval", "run"}, "write BFCL result files", {"--data", "--out", "--limit", "--concurrency", "--max-cost", "--tool-format"}},
       {{"index", "add"}, "Index files", {"paths"}},
       {{"index", "search"}, "BM25", {"--limit", "--json"}},
       {{"index", "remove"}, "Remove a document by id", {"id"}},
@@ -96,7 +99,7 @@ TEST(help_cli, top_level_help_lists_every_command_and_the_footer) {
   auto r = run_tooluse({"--help"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   for (const char* name : {"run", "chat", "tools", "schema", "parse-calls", "render-tools", "mcp",
-                           "runs", "index", "trace", "worker", "completion", "man"})
+                           "runs", "index", "eval", "trace", "worker", "completion", "man"})
     EXPECT_NE(r.out.find(std::string("  ") + name), std::string::npos) << name << "\n" << r.out;
   EXPECT_NE(r.out.find("Run 'tooluse COMMAND --help' for a command's options"), std::string::npos)
       << r.out;
@@ -107,7 +110,7 @@ TEST(help_cli, top_level_help_lists_every_command_and_the_footer) {
 
 TEST(help_cli, a_group_without_its_subcommand_is_a_usage_error) {
   for (const std::vector<std::string>& group :
-       std::vector<std::vector<std::string>>{{"tools"}, {"schema"}, {"mcp"}, {"runs"}, {"index"}}) {
+       std::vector<std::vector<std::string>>{{"tools"}, {"schema"}, {"mcp"}, {"runs"}, {"index"}, {"eval"}}) {
     auto r = run_tooluse(group);
     SCOPED_TRACE(joined(group));
     EXPECT_EQ(r.exit_code, 2);
@@ -127,7 +130,8 @@ TEST(help_cli, a_missing_required_argument_names_it_and_exits_2) {
                                              {{"index", "add"}, "paths"},
                                              {{"mcp", "call", "--server", "x"}, "tool"},
                                              {{"worker"}, "--queue"},
-                                             {{"schema", "check"}, "schema"}}) {
+                                             {{"schema", "check"}, "schema"},
+                                             {{"eval", "score", "--data", "d", "--model", "m"}, "--results"}}) {
     auto r = run_tooluse(m.args);
     SCOPED_TRACE(joined(m.args));
     EXPECT_EQ(r.exit_code, 2);
