@@ -1,9 +1,13 @@
 // tooluse eval score | formats: scoring recorded tool calls as the Berkeley Function Calling
 // Leaderboard does (docs/eval.md).
+#include <algorithm>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 
 #include "cli.hpp"
+#include "conventions.hpp"
 #include "tooluse/eval/score.hpp"
 #include "tooluse/json.hpp"
 
@@ -79,6 +83,64 @@ int eval_score(const eval_options& o) {
   return 0;
 }
 
+struct report_options {
+  std::string data_dir;
+  std::string results_root;
+  std::vector<std::string> models;
+  std::string decoder;
+  std::string format = "csv";
+  std::string out;
+};
+
+int eval_report(const report_options& o) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(o.results_root, ec))
+    return usage_error("the results folder " + o.results_root + " does not exist or is not a folder");
+  std::vector<std::string> models = o.models;
+  if (models.empty()) {
+    for (const auto& e : fs::directory_iterator(o.results_root, ec))
+      if (e.is_directory()) models.push_back(e.path().filename().string());
+    std::sort(models.begin(), models.end());
+  }
+  if (models.empty()) return usage_error("no model folders in " + o.results_root + " (one folder of *_result.json per model)");
+  eval::report_format f;
+  if (o.format == "csv") f = eval::report_format::csv;
+  else if (o.format == "markdown" || o.format == "md") f = eval::report_format::markdown;
+  else if (o.format == "html") f = eval::report_format::html;
+  else return usage_error("--format must be csv, markdown or html, not \"" + o.format + "\"");
+  std::vector<eval::score_report> reports;
+  const bool progress = stderr_is_terminal();
+  for (std::size_t i = 0; i < models.size(); ++i) {
+    if (progress) std::fprintf(stderr, "\rscoring %zu/%zu %s\033[K", i + 1, models.size(), models[i].c_str());
+    eval::score_options so{o.data_dir, (fs::path(o.results_root) / models[i]).string(), models[i]};
+    if (!eval::known_models().empty() && !o.decoder.empty()) {
+      bool known = false;
+      std::string escaped = models[i];
+      for (char& c : escaped)
+        if (c == '_') c = '/';
+      for (const auto& m : eval::known_models()) known |= m == escaped;
+      if (!known) so.format = o.decoder;
+    }
+    auto r = eval::score(so);
+    if (!r) {
+      if (progress) std::fprintf(stderr, "\n");
+      return usage_error(models[i] + ": " + r.error().message);
+    }
+    reports.push_back(std::move(*r));
+  }
+  if (progress) std::fprintf(stderr, "\r\033[K");
+  std::string text = eval::leaderboard(reports, f);
+  if (o.out.empty() || o.out == "-") {
+    std::cout << text;
+    return 0;
+  }
+  std::ofstream out(o.out, std::ios::trunc);
+  if (!(out << text)) return usage_error("cannot write " + o.out);
+  std::cout << "wrote " << o.out << " (" << reports.size() << (reports.size() == 1 ? " model" : " models") << ")\n";
+  return 0;
+}
+
 int eval_formats() {
   std::cout << "decoder formats (--format):\n";
   for (const auto& f : eval::known_formats()) std::cout << "  " << f << "\n";
@@ -113,6 +175,16 @@ void setup(CLI::App& app, app_state& state) {
   score->callback([o, &state] { state.action = [o] { return eval_score(*o); }; });
 
   add_eval_run(*ev, state);
+
+  auto ro = std::make_shared<report_options>();
+  auto* report = ev->add_subcommand("report", "A leaderboard of several models' results: CSV in BFCL's data.csv shape, Markdown or HTML");
+  report->add_option("--data", ro->data_dir, "BFCL's data/ folder")->required();
+  report->add_option("--results", ro->results_root, "A folder with one folder of *_result.json per model")->required();
+  report->add_option("--models", ro->models, "Only these model folders")->delimiter(',');
+  report->add_option("--decoder", ro->decoder, "Decoder for models BFCL does not know (native, pythonic, hermes, ...)");
+  report->add_option("--format", ro->format, "csv (default), markdown or html (one page, sortable, with bar charts)");
+  report->add_option("--out", ro->out, "Write to FILE instead of standard output");
+  report->callback([ro, &state] { state.action = [ro] { return eval_report(*ro); }; });
 
   auto* formats = ev->add_subcommand("formats", "List the decoder formats and the models BFCL knows");
   formats->callback([&state] { state.action = [] { return eval_formats(); }; });

@@ -258,6 +258,12 @@ result<score_report> score(const score_options& o) {
     }
     auto results = load_jsonl(file);
     if (!results) return fail(results.error());
+    for (const auto& r : *results) {
+      if (!r.is_object()) continue;
+      if (auto l = r.find("latency"); l != r.end() && l->is_number()) report.latencies.push_back(l->get<double>());
+      if (auto t = r.find("input_token_count"); t != r.end() && t->is_number_integer()) report.input_tokens += t->get<std::int64_t>();
+      if (auto t = r.find("output_token_count"); t != r.end() && t->is_number_integer()) report.output_tokens += t->get<std::int64_t>();
+    }
     if (c.find("relevance") != std::string::npos || c.find("irrelevance") != std::string::npos) {
       report.categories.push_back(score_relevance(*h, c, *results, report.failures));
       continue;

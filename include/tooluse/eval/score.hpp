@@ -10,6 +10,7 @@
 /// reproduced to the entry by tests/unit/eval). Executable and REST categories need BFCL's live
 /// APIs and are not scored; they are listed in `skipped`.
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -59,6 +60,9 @@ struct score_report {
   std::vector<failure> failures;
   std::vector<std::string> skipped;       ///< result files not scored, with the reason
   double seconds = 0;                     ///< time spent decoding and checking
+  std::vector<double> latencies;          ///< the results' `latency` fields (seconds), when given
+  std::int64_t input_tokens = 0;          ///< sums of the results' token counts, when given
+  std::int64_t output_tokens = 0;
 };
 
 /// score reads the data and results and scores every AST and relevance category found.
@@ -70,6 +74,12 @@ result<score_report> score(const score_options& options);
 /// The report as JSON: {"model", "categories": {NAME: {"accuracy", "correct_count",
 /// "total_count"}}, "failures": [...], "skipped": [...]}.
 json to_json(const score_report& report, bool with_failures = true);
+
+/// A leaderboard over several scored models, in the shape of BFCL's data.csv (its columns, its
+/// weighted and unweighted averages). Executable and REST columns are "N/A" (not scored here),
+/// so "Overall Acc" averages the AST categories and relevance only; cost is "N/A".
+enum class report_format { csv, markdown, html };
+std::string leaderboard(const std::vector<score_report>& reports, report_format format);
 
 /// Model names BFCL's 2024-08 handler map knows, and the decoder families.
 std::vector<std::string> known_models();
