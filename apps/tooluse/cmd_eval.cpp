@@ -17,6 +17,8 @@ void add_eval_run(CLI::App& eval, app_state& state);  // cmd_eval_run.cpp
 namespace {
 
 struct eval_options {
+  std::string cases;
+  registry_flags registry;
   std::string data_dir;
   std::string results_dir;
   std::string model;
@@ -39,9 +41,25 @@ std::string first_message(const json& error) {
   return error.empty() ? "" : dump_json(error.front());
 }
 
+result<eval::score_report> score_own_cases(const eval_options& o) {
+  auto reg = make_registry(o.registry);
+  if (!reg) return fail(reg.error());
+  std::vector<json> tools;
+  for (const auto& t : (*reg)->list())
+    tools.push_back({{"name", t->definition.name}, {"description", t->definition.description},
+                     {"inputSchema", t->definition.input_schema}});
+  auto cases = eval::load_cases(o.cases, tools);
+  if (!cases) return fail(cases.error());
+  eval::score_options so{"", o.results_dir, o.model, o.format};
+  auto file = (std::filesystem::path(o.results_dir) / eval::cases_result_name(o.cases)).string();
+  return eval::score_cases(*cases, file, so);
+}
+
 int eval_score(const eval_options& o) {
+  if (o.cases.empty() && o.data_dir.empty())
+    return usage_error("eval score needs --data (BFCL's data folder) or --cases (your own cases file)");
   eval::score_options so{o.data_dir, o.results_dir, o.model, o.format, std::nullopt, o.categories};
-  auto report = eval::score(so);
+  auto report = o.cases.empty() ? eval::score(so) : score_own_cases(o);
   if (!report) return usage_error(report.error().message);
   std::size_t correct = 0, total = 0;
   for (const auto& c : report->categories) {
@@ -160,8 +178,9 @@ void setup(CLI::App& app, app_state& state) {
   ev->footer("See docs/eval.md.");
 
   auto* score = ev->add_subcommand("score", "Score one model's recorded BFCL outputs (AST and relevance categories)");
-  score->add_option("--data", o->data_dir, "BFCL's data/ folder of the version the results answer (questions, possible_answer/)")
-      ->required();
+  score->add_option("--data", o->data_dir, "BFCL's data/ folder of the version the results answer (questions, possible_answer/)");
+  score->add_option("--cases", o->cases, "Your own cases (JSONL) over the tools the registry flags give, instead of --data");
+  add_registry_flags(*score, o->registry);
   score->add_option("--results", o->results_dir, "The model's folder of *_result.json files")->required();
   score->add_option("--model", o->model, "The model's name as BFCL writes its folder (`_` for `/`)")->required();
   score->add_option("--format", o->format,

@@ -17,6 +17,7 @@
 #include "agent_setup.hpp"
 #include "cli.hpp"
 #include "conventions.hpp"
+#include "tooluse/eval/score.hpp"
 #include "tooluse/json.hpp"
 #include "tooluse/schema/import.hpp"
 
@@ -27,6 +28,7 @@ namespace {
 namespace fs = std::filesystem;
 
 struct run_options {
+  std::string cases;
   model_flags model;
   registry_flags registry;  // resolve_model reads the config's tool settings through it
   std::string data_dir;
@@ -66,6 +68,20 @@ std::map<std::string, json> read_answers(const fs::path& p) {
 /// handlers send them) with the way back to BFCL's names.
 result<std::vector<tooluse::tool>> tools_of(const json& functions, std::map<std::string, std::string>& back) {
   std::vector<tooluse::tool> out;
+  if (functions.is_object() && functions.contains("json_schema_tools")) {  // own cases: already JSON Schema
+    for (const auto& f : functions["json_schema_tools"]) {
+      tooluse::tool t;
+      std::string name = f.value("name", "");
+      t.name = name;
+      for (char& c : t.name)
+        if (c == '.') c = '_';
+      back[t.name] = name;
+      t.description = f.value("description", "");
+      t.input_schema = f.value("inputSchema", json::object());
+      out.push_back(std::move(t));
+    }
+    return out;
+  }
   json list = functions.is_array() ? functions : json::array({functions});
   for (const auto& f : list) {
     if (!f.is_object() || !f.contains("name")) return fail(errc::parse_error, "a function without a name");
@@ -123,8 +139,12 @@ int eval_run(run_options& o) {
     return usage_error("--max-cost needs the price of \"" + o.model.model +
                        "\", which the price catalog does not have; add it with --prices FILE (docs/providers.md)");
   std::error_code ec;
-  if (!fs::is_directory(o.data_dir, ec))
+  if (o.cases.empty() == o.data_dir.empty())
+    return usage_error("eval run needs --data (BFCL's data folder) or --cases (your own cases file), one of them");
+  if (!o.cases.empty()) {
+  } else if (!fs::is_directory(o.data_dir, ec)) {
     return usage_error("the data folder " + o.data_dir + " does not exist or is not a folder; give BFCL's data/ folder");
+  }
 
   std::string folder = o.model.model;
   for (char& c : folder)
@@ -135,7 +155,26 @@ int eval_run(run_options& o) {
 
   std::vector<category_file> cats;
   std::vector<fs::path> files;
-  for (const auto& e : fs::directory_iterator(o.data_dir, ec))
+  std::unique_ptr<tool_registry> registry;
+  if (!o.cases.empty()) {
+    auto reg = make_registry(o.registry);
+    if (!reg) return usage_error(reg.error().message);
+    registry = std::move(*reg);
+    std::vector<json> tools;
+    for (const auto& t : registry->list())
+      tools.push_back({{"name", t->definition.name}, {"description", t->definition.description},
+                       {"inputSchema", t->definition.input_schema}});
+    auto cases = eval::load_cases(o.cases, tools);
+    if (!cases) return usage_error(cases.error().message);
+    category_file c;
+    c.name = "cases";
+    for (const auto& tc : *cases)
+      c.questions.push_back({{"id", tc.id}, {"question", tc.question}, {"function", {{"json_schema_tools", tc.tools}}}});
+    c.result_path = out_dir / eval::cases_result_name(o.cases);
+    c.answered = read_answers(c.result_path);
+    cats.push_back(std::move(c));
+  }
+  for (const auto& e : fs::directory_iterator(o.cases.empty() ? fs::path(o.data_dir) : fs::path(), ec))
     if (e.path().extension() == ".json") files.push_back(e.path());
   std::sort(files.begin(), files.end());
   for (const auto& p : files) {
@@ -263,8 +302,9 @@ int eval_run(run_options& o) {
   std::size_t left = jobs.size() - done - failed;
   std::printf("answered %zu %s (%zu already there), %zu failed, cost $%.4f; results in %s\n", done.load(),
               done == 1 ? "question" : "questions", already, failed.load(), spent, out_dir.string().c_str());
-  std::printf("score them: tooluse eval score --data %s --results %s --model %s --format native\n",
-              o.data_dir.c_str(), out_dir.string().c_str(), folder.c_str());
+  std::printf("score them: tooluse eval score %s %s --results %s --model %s --format native\n",
+              o.cases.empty() ? "--data" : "--cases", (o.cases.empty() ? o.data_dir : o.cases).c_str(),
+              out_dir.string().c_str(), folder.c_str());
   if (stop) {
     std::fprintf(stderr,
                  "tooluse: stopped with $%.4f spent: the next question (about $%.4f, the average so far) would "
@@ -286,7 +326,9 @@ int eval_run(run_options& o) {
 void add_eval_run(CLI::App& eval, app_state& state) {
   auto o = std::make_shared<run_options>();
   auto* run = eval.add_subcommand("run", "Ask a model BFCL's questions and write BFCL result files (resumable)");
-  run->add_option("--data", o->data_dir, "BFCL's data/ folder (questions)")->required();
+  run->add_option("--data", o->data_dir, "BFCL's data/ folder (questions)");
+  run->add_option("--cases", o->cases, "Your own cases (JSONL) over the tools the registry flags give, instead of --data");
+  add_registry_flags(*run, o->registry);
   run->add_option("--out", o->out_dir, "Folder for the results; answers go to OUT/MODEL/*_result.json")->required();
   run->add_option("--categories", o->categories, "Only these categories (e.g. simple,relevance)")->delimiter(',');
   run->add_option("--limit", o->limit, "At most N questions of each category");

@@ -75,6 +75,33 @@ result<score_report> score(const score_options& options);
 /// "total_count"}}, "failures": [...], "skipped": [...]}.
 json to_json(const score_report& report, bool with_failures = true);
 
+/// A team's own test case (docs/eval.md, "Your own cases"): one JSON object a line with `id`,
+/// `question` (a string or BFCL's list of {role, content}), optional `tools` (names; default all)
+/// and `ground_truth`: the expected calls as [{FUNCTION: {PARAM: [ACCEPTED VALUES]}}] in BFCL's
+/// shape ("" among the values marks a parameter that may be left out); [] when no tool fits.
+struct test_case {
+  std::string id;
+  json question;
+  json ground_truth = json::array();
+  std::vector<json> tools;  ///< the tools offered, as MCP/JSON Schema definitions
+};
+
+/// load_cases reads a cases file against the available tools (each {name, description,
+/// inputSchema}). Errors name the file and line: not JSON, no question, an unknown tool.
+result<std::vector<test_case>> load_cases(const std::string& cases_file, const std::vector<json>& tools);
+
+/// The result file `eval run --cases FILE` writes for FILE: STEM_result.json.
+std::string cases_result_name(const std::string& cases_file);
+
+/// score_cases checks each case's result (by id) with BFCL's checker: one expected call as its
+/// simple category, several as its order-free parallel matching, none as its relevance check.
+/// `options.format` picks the decoder (default native), `options.model` names the report.
+result<score_report> score_cases(const std::vector<test_case>& cases, const std::string& results_file,
+                                 const score_options& options);
+
+/// A JSON Schema tool definition as BFCL's function doc (number is float, object is dict).
+json bfcl_function(const json& tool);
+
 /// A leaderboard over several scored models, in the shape of BFCL's data.csv (its columns, its
 /// weighted and unweighted averages). Executable and REST columns are "N/A" (not scored here),
 /// so "Overall Acc" averages the AST categories and relevance only; cost is "N/A".
