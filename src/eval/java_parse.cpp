@@ -849,8 +849,9 @@ class parser {
         }
         if (cur().kind != tk::word) throw syntax_error{};
         std::string_view w = text(cur());
-        if (w == "class") {
-          if (!type_like(e)) throw syntax_error{};
+        // After an expression that cannot be a type, tree-sitter lexes `class` as a plain
+        // identifier: `'a'.class` is a field_access, `"s".class()` a method_invocation.
+        if (w == "class" && type_like(e)) {
           int c = leaf_tok();
           e = make("class_literal", {e, dot, c});
           continue;

@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "eval/decode_error.hpp"
 #include "eval/java.hpp"
@@ -409,4 +410,30 @@ TEST(eval_java, text_is_sliced_by_byte_offsets_on_code_points) {
 }
 
 }  // namespace
+// After an expression that cannot be a type, tree-sitter-java 0.21.0 lexes `class` as an
+// identifier (a field access or method name), so BFCL decodes these (held-out BFCL results,
+// 2024-08-11, open-mixtral-8x7b java 53; checked against the real grammar).
+TEST(eval_java, class_after_a_non_type_is_a_field) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"f(a='x'.class)", "[{'f': {'a': \"'x'.class\"}}]"},
+      {"f(a=\"s\".class())", "[{'f': {'a': '\"s\".class()'}}]"},
+      {"f(a=g().class.y)", "[{'f': {'a': 'g().class.y'}}]"},
+      {"f(a=this.class)", "[{'f': {'a': 'this.class'}}]"},
+      {"f(a=String.class, b=int.class, c=a.B[].class)",
+       "[{'f': {'a': 'String.class', 'b': 'int.class', 'c': 'a.B[].class'}}]"},
+      {"SamlObjectSignerTests.getChildren(node=SAMLAssertionNode, node_type='class' + ' ' + "
+       "'Element'.class.getName())",
+       "[{'SamlObjectSignerTests.getChildren': {'node': 'SAMLAssertionNode', 'node_type': "
+       "\"'class'+' '+'Element'.class.getName()\"}}]"},
+  };
+  for (const auto& [source, repr] : cases) {
+    SCOPED_TRACE(source);
+    try {
+      EXPECT_EQ(parse_java_function_call(source).repr(), repr);
+    } catch (const decode_error& e) {
+      ADD_FAILURE() << "unexpected error: " << e.what();
+    }
+  }
+}
+
 }  // namespace tooluse::eval::detail
