@@ -84,6 +84,9 @@ class parser {
   std::size_t cache_pos_ = 0;
   std::map<std::size_t, std::size_t> close_after_;  // bracket start -> just after its match
   int depth_ = 0;
+  bool in_block_ = false;  // statements end at `}` (else at the end of input)
+  int open_ = 0;       // brackets opened and not yet closed at the cursor
+  int stmt_open_ = 0;  // open_ where the current statement started
   struct depth_guard {
     int& d;
     explicit depth_guard(int& depth) : d(depth) { if (++d > kMaxDepth) throw too_deep{}; }
@@ -225,6 +228,11 @@ class parser {
     n.end = t.end;
     n.first = t.start;
     n.has_first = true;
+    if (t.kind == tk::punct) {
+      std::string_view p = text(t);
+      if (p == "(" || p == "[" || p == "{") ++open_;
+      else if (p == ")" || p == "]" || p == "}") --open_;
+    }
     nodes_.push_back(std::move(n));
     pos_ = t.end;
     return static_cast<int>(nodes_.size()) - 1;
@@ -271,11 +279,19 @@ class parser {
     throw syntax_error{};
   }
 
+  struct stmt_guard {
+    int& at;
+    int saved;
+    stmt_guard(int& stmt_open, int open) : at(stmt_open), saved(stmt_open) { at = open; }
+    ~stmt_guard() { at = saved; }
+  };
+
   int statement(bool top = false) {
     depth_guard guard(depth_);
+    stmt_guard sg(stmt_open_, open_);
     (void)top;
     if (is(";")) return make("empty_statement", {leaf()});
-    if (is("{")) return block();
+    if (is("{")) return brace_statement();
     const token& t = peek();
     if (t.kind == tk::word) {
       std::string_view w = text(t);
@@ -352,12 +368,90 @@ class parser {
 
   int block() {
     std::vector<int> k{leaf()};  // {
+    bool outer = in_block_;
+    in_block_ = true;
     while (!is("}")) {
       if (at_eof()) throw syntax_error{};
       k.push_back(statement());
     }
+    in_block_ = outer;
     k.push_back(leaf());
     return make("statement_block", k);
+  }
+
+  // A statement starting with `{` is both a statement_block and an expression statement
+  // starting with an object; tree-sitter's GLR parser follows both readings. A reading that
+  // hits an error is dropped; when both complete at the same token, the one with the higher
+  // dynamic precedence stays (labeled_statement counts -1 each), else the block.
+  // Nodes are never dropped here: both readings' nodes stay valid in nodes_.
+  struct saved {
+    std::size_t pos;
+    std::map<std::size_t, bool> taken;
+    bool in_block;
+    int open;
+  };
+  saved save() const { return {pos_, taken_, in_block_, open_}; }
+  void restore(const saved& s) {
+    pos_ = s.pos;
+    taken_ = s.taken;
+    in_block_ = s.in_block;
+    open_ = s.open;
+    cache_.reset();
+  }
+  int labels(int n) const {
+    int c = nodes_[n].type == "labeled_statement" ? 1 : 0;
+    for (int k : nodes_[n].kids) c += labels(k);
+    return c;
+  }
+  int object_statement() {
+    std::vector<int> k{expression()};
+    const node& e = nodes_[k[0]];  // `{a} = b` needs parentheses at the start of a statement
+    if (e.type == "assignment_expression" && nodes_[e.kids[0]].type == "object") throw syntax_error{};
+    end_statement(k);
+    return make("expression_statement", k);
+  }
+  int brace_statement() {
+    saved start = save();
+    std::optional<saved> after_block;
+    int b = -1, block_labels = 0;
+    try {
+      b = block();
+      block_labels = labels(b);
+      after_block = save();
+    } catch (const syntax_error&) {
+    }
+    restore(start);
+    if (!after_block) return object_statement();
+    std::optional<saved> after_object;
+    int o = -1, object_labels = 0;
+    try {
+      o = object_statement();
+      object_labels = labels(o);
+      after_object = save();
+    } catch (const syntax_error&) {
+    }
+    if (!after_object) {
+      restore(*after_block);
+      return b;
+    }
+    // Follow the block reading up to where the object reading ended.
+    restore(*after_block);
+    bool same_end = true;
+    try {
+      while (pos_ < after_object->pos) {
+        if (at_eof() || (in_block_ && is("}"))) { same_end = false; break; }
+        block_labels += labels(statement());
+      }
+      if (pos_ != after_object->pos) same_end = false;
+    } catch (const syntax_error&) {
+      same_end = false;
+    }
+    if (!same_end || object_labels < block_labels) {
+      restore(*after_object);
+      return o;
+    }
+    restore(*after_block);
+    return b;
   }
 
   // Tokens from an opening bracket to its match, kept as a flat node (for headers and
@@ -592,7 +686,9 @@ class parser {
         e = make("subscript_expression", {e, o, i, leaf()});
       } else if (is("(")) {
         e = make("call_expression", {e, arguments()});
-      } else if (is("`")) {
+      } else if (is("`") && !(peek().newline_before && open_ == stmt_open_)) {
+        // A template on the next line at statement level starts a new statement: tree-sitter's
+        // automatic-semicolon scanner ends the statement before a backtick.
         e = make("call_expression", {e, template_literal()});
       } else {
         return e;
@@ -618,7 +714,9 @@ class parser {
       if (s_[i] == '$' && i + 1 < s_.size() && s_[i + 1] == '{') {
         pos_ = i + 2;
         cache_.reset();
+        ++open_;
         k.push_back(expression());
+        --open_;
         expect("}");
         i = peek().end;
         continue;
@@ -645,7 +743,7 @@ class parser {
       ++i;
     }
     ++i;
-    while (i < s_.size() && std::isalpha(static_cast<unsigned char>(s_[i]))) ++i;
+    while (i < s_.size() && s_[i] >= 'a' && s_[i] <= 'z') ++i;  // regex_flags: [a-z]+
     pos_ = i;
     cache_.reset();
     return span("regex", a, i);
