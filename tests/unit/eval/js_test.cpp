@@ -346,6 +346,16 @@ const parse_case heldout_cases[] = {
     {"`` \n[f(a=1)]\n``", "None", nullptr},
     {"f(a=1)\n`t`", "[{'f': {'a': '1'}}]", nullptr},
     {"g(f\n`t`)", "[{'g': {}}]", nullptr},
+    // A label right after a string of 6 bytes or more gets a MISSING `;` (databricks-dbrx
+    // javascript 13, quotes ending early); a label body missing at the end is a MISSING `;` too.
+    {"'performDataFetch(apiEndpoint='https://api.example.com/data', requestConfig='{\"method\": \"GET\"}')'", "None", nullptr},
+    {"'abcd' x: 1", "None", nullptr},
+    {"'abc' x: 1", nullptr, "Error js parsing the source code."},
+    {"'abcdefgh' x: 1\nf(a=1)", "[{'f': {'a': '1'}}]", nullptr},
+    {"'abcdefgh' x: 1 y: 2", nullptr, "Error js parsing the source code."},
+    {"'abcdefghijklmnop' f(a=1)", nullptr, "Error js parsing the source code."},
+    {"f(a=1)\nx:", "[{'f': {'a': '1'}}]", nullptr},
+    {"{x:}", nullptr, "Error js parsing the source code."},
 };
 
 TEST(eval_js, heldout_error_types_match_bfcl) {
