@@ -131,6 +131,7 @@ class parser {
   int statement(bool first, bool prev_missing, bool* missing_out, std::size_t begin);
   int end_statement(bool first, bool prev_missing, std::size_t begin, bool* missing_out, int body);
   bool dotted(int n) const;
+  bool declaration_ahead() const;
   int block();
   bool try_local_variable_declaration(std::vector<int>& k);
   int type();

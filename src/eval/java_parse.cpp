@@ -151,6 +151,12 @@ int parser::end_statement(bool first, bool prev_missing, std::size_t begin, bool
     throw syntax_error{};
   } else {
     if (prev_missing && lone) throw syntax_error{};
+    // `f(a=1) A.b(x)`, also across lines: rather than a MISSING `;`, tree-sitter skips `A` as
+    // an ERROR and goes on with `f(a=1).b(x)`; the same before `[` and `::`. A declaration
+    // (`A.B x`, `int[] x`) still gets its MISSING `;`.
+    if (cur().kind == tk::word && !is_word("new") && !is_word("super") &&
+        (is(".", 1) || is("[", 1) || is("::", 1)) && !declaration_ahead())
+      throw syntax_error{};
     if (is("(") && toks_[p_ + 1].kind == tk::word && is(")", 2)) {
       // `f(a=1) (x)`: tree-sitter reads `(x)` as lambda parameters and fails.
       throw syntax_error{};
@@ -158,6 +164,17 @@ int parser::end_statement(bool first, bool prev_missing, std::size_t begin, bool
   }
   if (missing_out) *missing_out = true;
   return missing_semicolon();
+}
+
+// `A.B x` / `int[][] x` at the cursor: a dotted name, empty brackets, then a name.
+bool parser::declaration_ahead() const {
+  std::size_t i = p_ + 1;
+  while (true) {
+    if (is(".", i - p_) && toks_[i + 1].kind == tk::word) { i += 2; continue; }
+    if (is("[", i - p_) && is("]", i + 1 - p_)) { i += 2; continue; }
+    break;
+  }
+  return toks_[i].kind == tk::word;
 }
 
 bool parser::dotted(int n) const {

@@ -447,4 +447,35 @@ TEST(eval_java, class_after_a_non_type_is_a_field) {
   }
 }
 
+// A name followed by `.`, `[` or `::` after a statement without `;` (same line or not) is not
+// a new statement for tree-sitter: it skips the name as an ERROR and continues the previous
+// expression. A declaration there (`A.B x`) gets its MISSING `;`. Checked against the grammar.
+TEST(eval_java, a_dotted_name_after_a_missing_semicolon_is_an_error) {
+  const char* error = "Error parsing java the source code.";
+  const std::pair<const char*, const char*> cases[] = {
+      {"Foo.bar(a=1) A.b(x)", nullptr},
+      {"Foo.bar(a=1)\nBaz.qux(b=2)", nullptr},
+      {"\"aaaa\" Foo.bar(a=1)", nullptr},
+      {"Foo.bar(a=1)\nthis.x()", nullptr},
+      {"Foo.bar(a=1) A::b", nullptr},
+      {"Foo.bar(a=1) int.class", nullptr},
+      {"Foo.bar(a=1)\nA.B x;", "[{'Foo.bar': {'a': '1'}}]"},
+      {"Foo.bar(a=1)\nint[] x = {1};", "[{'Foo.bar': {'a': '1'}}]"},
+      {"Foo.bar(a=1)\nsuper.x()", "[{'Foo.bar': {'a': '1'}}]"},
+      {"Foo.bar(a=1)\nnew A().b()", "[{'Foo.bar': {'a': '1'}}]"},
+      {"Foo.bar(a=1);\nBaz.qux(b=2)", "[{'Foo.bar': {'a': '1'}}]"},
+  };
+  for (const auto& [source, repr] : cases) {
+    SCOPED_TRACE(source);
+    try {
+      auto r = parse_java_function_call(source);
+      if (repr) EXPECT_EQ(r.repr(), repr);
+      else ADD_FAILURE() << "expected " << error << ", got " << r.repr();
+    } catch (const decode_error& e) {
+      if (repr) ADD_FAILURE() << "unexpected error: " << e.what();
+      else EXPECT_STREQ(e.what(), error);
+    }
+  }
+}
+
 }  // namespace tooluse::eval::detail
