@@ -357,8 +357,9 @@ int parser::suffixes(int e) {
       if (cur().kind != tk::word) throw syntax_error{};
       std::string_view w = text(cur());
       // After an expression that cannot be a type, tree-sitter lexes `class` as a plain
-      // identifier: `'a'.class` is a field_access, `"s".class()` a method_invocation.
-      if (w == "class" && type_like(e)) {
+      // identifier: `'a'.class` is a field_access, `"s".class()` a method_invocation. So it
+      // does where only that reading goes on: `a.class(x)`, `a.class = 1`.
+      if (w == "class" && type_like(e) && !is("(", 1) && !is("=", 1)) {
         int c = leaf_tok();
         e = make("class_literal", {e, dot, c});
         continue;

@@ -430,6 +430,9 @@ TEST(eval_java, class_after_a_non_type_is_a_field) {
       {"f(a=\"s\".class())", "[{'f': {'a': '\"s\".class()'}}]"},
       {"f(a=g().class.y)", "[{'f': {'a': 'g().class.y'}}]"},
       {"f(a=this.class)", "[{'f': {'a': 'this.class'}}]"},
+      {"SessionHandler.exceptionCaught(ctx.class=nettyChannelContext, e=ioExceptionEvent)",
+       "[{'SessionHandler.exceptionCaught': {'ctx.class': 'nettyChannelContext', 'e': 'ioExceptionEvent'}}]"},
+      {"checkInnerFields.class(redefCls=myRedfClass)", "[{'checkInnerFields.class': {'redefCls': 'myRedfClass'}}]"},
       {"f(a=String.class, b=int.class, c=a.B[].class)",
        "[{'f': {'a': 'String.class', 'b': 'int.class', 'c': 'a.B[].class'}}]"},
       {"SamlObjectSignerTests.getChildren(node=SAMLAssertionNode, node_type='class' + ' ' + "
