@@ -36,6 +36,7 @@ struct run_options {
   std::vector<std::string> categories;
   std::size_t limit = 0;
   int concurrency = 4;
+  double requests_per_minute = 0;  ///< 0: no limit
 };
 
 /// One category of the data: its questions and the result file that answers them.
@@ -225,6 +226,7 @@ int eval_run(run_options& o) {
   std::atomic<bool> stop{false};
   double spent = 0;
   std::string first_error;
+  std::chrono::steady_clock::time_point next_slot{};
   const bool progress = stderr_is_terminal();
   auto show = [&] {
     if (!progress) return;
@@ -256,6 +258,18 @@ int eval_run(run_options& o) {
         ++failed;
         if (first_error.empty()) first_error = j.question->value("id", "") + ": " + tools.error().message;
         continue;
+      }
+      if (o.requests_per_minute > 0) {
+        // A shared schedule: each request takes the next slot, 60/N seconds after the last.
+        std::chrono::steady_clock::time_point at;
+        {
+          std::lock_guard lock(mu);
+          auto now = std::chrono::steady_clock::now();
+          at = std::max(now, next_slot);
+          next_slot = at + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                               std::chrono::duration<double>(60.0 / o.requests_per_minute));
+        }
+        std::this_thread::sleep_until(at);
       }
       llm::chat_request req;
       if (!rm->options.system.empty()) req.messages.push_back(llm::message::system(rm->options.system));
@@ -333,6 +347,8 @@ void add_eval_run(CLI::App& eval, app_state& state) {
   run->add_option("--categories", o->categories, "Only these categories (e.g. simple,relevance)")->delimiter(',');
   run->add_option("--limit", o->limit, "At most N questions of each category");
   run->add_option("--concurrency", o->concurrency, "Questions in flight at once (default 4)");
+  run->add_option("--requests-per-minute", o->requests_per_minute,
+                  "At most N requests a minute, spread evenly (the provider's rate limit)");
   add_model_flags(*run, o->model);
   run->footer("Questions already answered in OUT are skipped, so a stopped run resumes. Raw-text models: "
               "--tool-format FORMAT; their calls are recorded as native calls (score with --format native).");
