@@ -237,11 +237,15 @@ void add_model_flags(CLI::App& cmd, model_flags& f) {
                  "auto, none, required, or a tool name (applies to the first request)");
   cmd.add_option("--max-turns", f.max_turns, "Model requests per run (default 10)");
   cmd.add_option("--max-tokens", f.max_tokens, "Output token limit per request");
-  cmd.add_option("--max-cost", f.max_cost, "Stop when the run's cost exceeds this (USD)");
+  cmd.add_option("--max-cost", f.max_cost,
+                 "Cost budget per run (USD): stop before a request whose estimated cost would "
+                 "pass it (needs the model's price, see --prices)");
   cmd.add_flag("--stream", f.stream, "Stream the answer (default)");
   cmd.add_flag("--no-stream", f.no_stream, "Ask for the whole answer at once");
   cmd.add_flag("--no-parallel", f.no_parallel, "Ask the model for one tool call at a time");
-  cmd.add_flag("--strict", f.strict, "OpenAI strict mode for tool schemas");
+  cmd.add_flag("--strict", f.strict,
+               "OpenAI strict mode for tool schemas; keywords strict mode rejects are left out "
+               "of what the model sees (calls are still checked against the full schema)");
   cmd.add_flag("--yes,-y", f.yes, "Approve dangerous tools without asking");
   cmd.add_option("--record", f.record, "Record the HTTP exchanges to FILE (JSON Lines)");
   cmd.add_option("--replay", f.replay, "Replay HTTP exchanges from FILE instead of the network");
