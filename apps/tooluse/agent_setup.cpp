@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -433,6 +434,20 @@ std::string tool_call_line(const agent_event& e) {
 std::string tool_result_line(const agent_event& e) {
   return "[tool] " + e.call->name + (e.result->is_error ? " failed: " : " -> ") +
          one_line(e.result->all_text()) + " (" + std::to_string(e.duration.count()) + " ms)\n";
+}
+
+std::string usage_summary(const llm::usage& u, bool priced) {
+  auto count = [](long long n, const char* noun) {
+    return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+  };
+  std::string line =
+      "[usage] " + count(u.requests, "request") + ", " + count(u.input_tokens, "input token");
+  if (u.cache_read_tokens) line += " (" + std::to_string(u.cache_read_tokens) + " cached)";
+  line += ", " + count(u.output_tokens, "output token") + ", cost ";
+  if (!priced) return line + "unknown (the model is not in the price catalog; see --prices)\n";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "$%.6f", u.cost);
+  return line + buf + "\n";
 }
 
 }  // namespace tooluse::cli

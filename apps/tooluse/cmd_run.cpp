@@ -73,17 +73,7 @@ struct progress_printer {
 json cost_json(const run_result& r, bool priced) { return priced ? json(r.usage.cost) : json(); }
 
 // usage_line is the summary `run` prints on stderr after the answer.
-std::string usage_line(const run_result& r, bool priced) {
-  const auto& u = r.usage;
-  std::string line = "[usage] " + std::to_string(u.requests) + " requests, " +
-                     std::to_string(u.input_tokens) + " input tokens";
-  if (u.cache_read_tokens) line += " (" + std::to_string(u.cache_read_tokens) + " cached)";
-  line += ", " + std::to_string(u.output_tokens) + " output tokens, cost ";
-  if (!priced) return line + "unknown (the model is not in the price catalog; see --prices)\n";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "$%.6f", u.cost);
-  return line + buf + "\n";
-}
+std::string usage_line(const run_result& r, bool priced) { return usage_summary(r.usage, priced); }
 
 json run_json(const run_result& r, bool priced) {
   json calls = json::array();
