@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -237,11 +238,15 @@ void add_model_flags(CLI::App& cmd, model_flags& f) {
                  "auto, none, required, or a tool name (applies to the first request)");
   cmd.add_option("--max-turns", f.max_turns, "Model requests per run (default 10)");
   cmd.add_option("--max-tokens", f.max_tokens, "Output token limit per request");
-  cmd.add_option("--max-cost", f.max_cost, "Stop when the run's cost exceeds this (USD)");
+  cmd.add_option("--max-cost", f.max_cost,
+                 "Cost budget per run (USD): stop before a request whose estimated cost would "
+                 "pass it (needs the model's price, see --prices)");
   cmd.add_flag("--stream", f.stream, "Stream the answer (default)");
   cmd.add_flag("--no-stream", f.no_stream, "Ask for the whole answer at once");
   cmd.add_flag("--no-parallel", f.no_parallel, "Ask the model for one tool call at a time");
-  cmd.add_flag("--strict", f.strict, "OpenAI strict mode for tool schemas");
+  cmd.add_flag("--strict", f.strict,
+               "OpenAI strict mode for tool schemas; keywords strict mode rejects are left out "
+               "of what the model sees (calls are still checked against the full schema)");
   cmd.add_flag("--yes,-y", f.yes, "Approve dangerous tools without asking");
   cmd.add_option("--record", f.record, "Record the HTTP exchanges to FILE (JSON Lines)");
   cmd.add_option("--replay", f.replay, "Replay HTTP exchanges from FILE instead of the network");
@@ -429,6 +434,20 @@ std::string tool_call_line(const agent_event& e) {
 std::string tool_result_line(const agent_event& e) {
   return "[tool] " + e.call->name + (e.result->is_error ? " failed: " : " -> ") +
          one_line(e.result->all_text()) + " (" + std::to_string(e.duration.count()) + " ms)\n";
+}
+
+std::string usage_summary(const llm::usage& u, bool priced) {
+  auto count = [](long long n, const char* noun) {
+    return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+  };
+  std::string line =
+      "[usage] " + count(u.requests, "request") + ", " + count(u.input_tokens, "input token");
+  if (u.cache_read_tokens) line += " (" + std::to_string(u.cache_read_tokens) + " cached)";
+  line += ", " + count(u.output_tokens, "output token") + ", cost ";
+  if (!priced) return line + "unknown (the model is not in the price catalog; see --prices)\n";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "$%.6f", u.cost);
+  return line + buf + "\n";
 }
 
 }  // namespace tooluse::cli

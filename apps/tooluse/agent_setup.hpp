@@ -54,6 +54,11 @@ struct resolved_model {
 /// (no provider configured: how to configure one; a key variable unset; a bad config file).
 result<resolved_model> resolve_model(model_flags& flags, registry_flags& registry);
 
+/// usage_summary is the "[usage] N requests, N input tokens, N output tokens, cost $X" line
+/// (with its newline) that `run` prints after an answer and chat's /cost prints for the session;
+/// without a price the cost says how to give one.
+std::string usage_summary(const llm::usage& u, bool priced);
+
 /// check_tool_choice refuses a --tool-choice that is not auto, none, required or a tool of
 /// `registry` (the message lists the choices).
 status check_tool_choice(const model_flags& flags, const tool_registry& registry);

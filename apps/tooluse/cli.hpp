@@ -1,11 +1,13 @@
 #pragma once
 // The CLI's plumbing: each cmd_*.cpp registers its subcommands with a command_registrar, so
-// adding a command touches no other file. Exit codes: 0 success, 1 the tool or run failed,
-// 2 bad usage or input.
+// adding a command touches no other file. Errors go through errors.hpp (report_error), which
+// prints them and gives the exit status docs/cli.md documents.
 
 #include <CLI/CLI.hpp>
 #include <functional>
 #include <string>
+
+#include "errors.hpp"
 
 namespace tooluse::cli {
 
@@ -21,9 +23,6 @@ using command_setup = void (*)(CLI::App& app, app_state& state);
 struct command_registrar {
   command_registrar(int order, command_setup setup);
 };
-
-/// usage_error prints "tooluse: <message>" to stderr and returns 2.
-int usage_error(const std::string& message);
 
 /// read_text_file reads a file or, for "-", stdin; on failure prints a usage error.
 bool read_text_file(const std::string& path, std::string& out);

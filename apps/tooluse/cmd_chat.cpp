@@ -103,6 +103,7 @@ const char* const chat_help =
     "Commands:\n"
     "  /help    this list\n"
     "  /tools   the tools the model can call\n"
+    "  /cost    requests, tokens and cost of the session so far\n"
     "  /reset   forget the conversation so far\n"
     "  /exit    quit (also /quit, or end of input: Ctrl-D)\n"
     "Anything else is sent to the model.\n";
@@ -148,6 +149,8 @@ int chat(chat_options& o) {
     }
   };
   agent a(*resolved->provider, **registry, options);
+  const bool priced = resolved->price.has_value();
+  llm::usage session;  // every answer of the session, for /cost
   bool tty = ::isatty(STDIN_FILENO);
   if (tty) std::cerr << "tooluse chat: /help for commands, /exit quits\n";
   line_reader reader(tty, !o.no_history_file);
@@ -163,6 +166,10 @@ int chat(chat_options& o) {
       std::cerr << "(conversation cleared)\n";
       continue;
     }
+    if (*line == "/cost") {
+      std::cout << usage_summary(session, priced) << std::flush;
+      continue;
+    }
     if (*line == "/tools") {
       for (const auto& e : (*registry)->list())
         std::cout << e->definition.name << (e->definition.dangerous ? " [dangerous]" : "") << "\n";
@@ -171,13 +178,14 @@ int chat(chat_options& o) {
     }
     if ((*line)[0] == '/' && line->size() > 1 &&
         line->find_first_not_of("abcdefghijklmnopqrstuvwxyz?", 1) == std::string::npos) {
-      std::vector<std::string> commands = {"/help", "/tools", "/reset", "/exit", "/quit"};
+      std::vector<std::string> commands = {"/help", "/tools", "/cost", "/reset", "/exit", "/quit"};
       auto best = closest(*line, commands);
       std::cerr << "unknown command " << *line
                 << (best.empty() ? "" : "; did you mean " + best + "?") << " (/help lists them)\n";
       continue;
     }
     auto r = a.run(*line);
+    session += a.last_run().usage;
     if (!r) {
       std::cerr << "\nerror: " << r.error().message << "\n";
       continue;
@@ -197,9 +205,9 @@ void setup(CLI::App& app, app_state& state) {
                 "Keep the line history for this session only (do not read or write "
                 "~/.local/state/tooluse/chat_history)");
   cmd->footer(
-      "Commands: /help, /tools, /reset, /exit. On a terminal, lines are edited with readline "
-      "(arrow "
-      "keys recall earlier lines);\npiped stdin is read line by line. EOF ends the session.");
+      "Commands: /help, /tools, /cost, /reset, /exit. On a terminal, lines are edited with "
+      "readline (arrow keys recall earlier lines);\npiped stdin is read line by line. EOF ends "
+      "the session.");
   cmd->callback([o, &state] { state.action = [o] { return chat(*o); }; });
 }
 

@@ -88,15 +88,15 @@ int eval_score(const eval_options& o) {
     for (const auto& s : report->skipped) std::cout << "note: " << s << "\n";
     std::printf("scored %zu %s in %.3f s\n", total, total == 1 ? "entry" : "entries", report->seconds);
   }
-  if (report->categories.empty()) {
-    std::cerr << "tooluse: no AST or relevance result files in " << o.results_dir
-              << " (BFCL names them *_test_CATEGORY_result.json)\n";
-    return 2;
-  }
+  if (report->categories.empty())
+    return report_error(exit_status::usage, "no AST or relevance results to score in " + o.results_dir,
+                        "BFCL names its result files *_test_CATEGORY_result.json; eval run --cases writes STEM_result.json");
   if (o.fail_under >= 0 && total && static_cast<double>(correct) / total * 100 < o.fail_under) {
-    std::cerr << "tooluse: accuracy " << percent(static_cast<double>(correct) / total) << " is under --fail-under "
-              << o.fail_under << "%\n";
-    return 1;
+    char under[32];
+    std::snprintf(under, sizeof under, "%g", o.fail_under);
+    return report_error(exit_status::failed,
+                        "accuracy " + percent(static_cast<double>(correct) / total) + " is under --fail-under " + under + "%",
+                        "--show-failures N prints the reasons of the wrong entries");
   }
   return 0;
 }

@@ -320,18 +320,19 @@ int eval_run(run_options& o) {
               o.cases.empty() ? "--data" : "--cases", (o.cases.empty() ? o.data_dir : o.cases).c_str(),
               out_dir.string().c_str(), folder.c_str());
   if (stop) {
-    std::fprintf(stderr,
-                 "tooluse: stopped with $%.4f spent: the next question (about $%.4f, the average so far) would "
-                 "pass --max-cost $%.4f; %zu %s not asked; run the same command with a higher --max-cost to resume\n",
-                 spent, done ? spent / static_cast<double>(done) : 0.0, *o.model.max_cost, left,
-                 left == 1 ? "question" : "questions");
-    return 1;
+    char msg[256];
+    std::snprintf(msg, sizeof msg,
+                  "stopped with $%.4f spent: the next question (about $%.4f, the average so far) would pass "
+                  "--max-cost $%.4f; %zu %s not asked",
+                  spent, done ? spent / static_cast<double>(done) : 0.0, *o.model.max_cost, left,
+                  left == 1 ? "question" : "questions");
+    return report_error(exit_status::failed, msg, "run the same command with a higher --max-cost to resume");
   }
-  if (failed) {
-    std::fprintf(stderr, "tooluse: %zu %s failed (first: %s); run the same command again to retry them\n",
-                 failed.load(), failed == 1 ? "question" : "questions", first_error.c_str());
-    return 1;
-  }
+  if (failed)
+    return report_error(exit_status::failed,
+                        std::to_string(failed.load()) + (failed == 1 ? " question" : " questions") +
+                            " failed (first: " + first_error + ")",
+                        "run the same command again to retry them");
   return 0;
 }
 

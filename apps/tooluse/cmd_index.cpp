@@ -18,9 +18,23 @@ struct index_options {
   bool json_output = false;
 };
 
+std::filesystem::path index_path(const index_options& o) {
+  return o.index_path.empty() ? builtin::default_index_path() : std::filesystem::path(o.index_path);
+}
+
 result<std::unique_ptr<builtin::document_index>> open_index(const index_options& o) {
-  return builtin::document_index::open(o.index_path.empty() ? builtin::default_index_path()
-                                                            : std::filesystem::path(o.index_path));
+  return builtin::document_index::open(index_path(o));
+}
+
+// open_existing_index is for the commands that only read or remove: an index that is not there
+// is a mistake (a typo in --index), not one to create empty; `index add` creates it.
+result<std::unique_ptr<builtin::document_index>> open_existing_index(const index_options& o) {
+  auto path = index_path(o);
+  if (!std::filesystem::exists(path))
+    return fail(errc::not_found, "no index \"" + path.string() +
+                                     "\"; create it by adding documents: tooluse index add PATH" +
+                                     (o.index_path.empty() ? "" : " --index " + o.index_path));
+  return builtin::document_index::open(path);
 }
 
 int index_add(const index_options& o) {
@@ -29,10 +43,7 @@ int index_add(const index_options& o) {
   std::size_t total = 0;
   for (const auto& p : o.paths) {
     auto ids = builtin::add_files(**index, p);
-    if (!ids) {
-      std::cerr << "tooluse: " << ids.error().message << "\n";
-      return 1;
-    }
+    if (!ids) return report_error(exit_status::failed, ids.error().message);
     total += ids->size();
   }
   auto size = (*index)->size();
@@ -42,7 +53,7 @@ int index_add(const index_options& o) {
 }
 
 int index_search(const index_options& o) {
-  auto index = open_index(o);
+  auto index = open_existing_index(o);
   if (!index) return usage_error(index.error().message);
   auto hits = (*index)->search(o.query, static_cast<std::size_t>(std::max(1, o.limit)));
   if (!hits) return usage_error(hits.error().message);
@@ -61,20 +72,19 @@ int index_search(const index_options& o) {
 }
 
 int index_remove(const index_options& o) {
-  auto index = open_index(o);
+  auto index = open_existing_index(o);
   if (!index) return usage_error(index.error().message);
   auto removed = (*index)->remove(o.id);
   if (!removed) return usage_error(removed.error().message);
-  if (!*removed) {
-    std::cerr << "tooluse: no document with id \"" << o.id << "\"\n";
-    return 1;
-  }
+  if (!*removed)
+    return report_error(exit_status::failed, "no document with id \"" + o.id + "\"",
+                        "`tooluse index list` shows the ids (a file's absolute path).");
   std::cout << "removed " << o.id << "\n";
   return 0;
 }
 
 int index_list(const index_options& o) {
-  auto index = open_index(o);
+  auto index = open_existing_index(o);
   if (!index) return usage_error(index.error().message);
   auto docs = (*index)->list(static_cast<std::size_t>(std::max(1, o.list_limit)));
   if (!docs) return usage_error(docs.error().message);
@@ -89,6 +99,9 @@ void setup(CLI::App& app, app_state& state) {
   index->add_option("--index", o->index_path,
                     "Index file (default: $TOOLUSE_INDEX or ~/.local/share/tooluse/index.sqlite)");
   index->footer("The document_search tool reads the same index file.");
+  // --index belongs to the group but may be written after the subcommand too, as users do
+  // (`tooluse index search words --index i.sqlite`). Subcommands inherit this when added.
+  index->fallthrough();
 
   auto* add = index->add_subcommand("add", "Index files, or every text file under folders");
   add->add_option("paths", o->paths, "Files or folders")->required();

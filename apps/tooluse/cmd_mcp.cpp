@@ -97,10 +97,7 @@ int serve(const serve_options& o) {
         o.task_store, {.on_error = [](const error& e) {
           std::cerr << "tooluse: task store: " << e.message << "\n";
         }});
-    if (!store) {
-      std::cerr << "tooluse: mcp serve: " << store.error().message << "\n";
-      return 1;
-    }
+    if (!store) return report_error(exit_status::failed, "mcp serve: " + store.error().message);
     so.tasks.store = *store;
   }
   mcp::server server(
@@ -109,8 +106,7 @@ int serve(const serve_options& o) {
   if (o.stdio) {
     // stdout carries only protocol messages; diagnostics go to stderr.
     auto ok = mcp::serve_stdio(server);
-    if (!ok) std::cerr << "tooluse: " << ok.error().message << "\n";
-    return ok ? 0 : 1;
+    return ok ? exit_status::ok : report_error(exit_status::failed, ok.error().message);
   }
   auto colon = o.http.rfind(':');
   if (colon == std::string::npos)
@@ -142,10 +138,7 @@ int serve(const serve_options& o) {
     ho.authorize = std::move(*hook);
   }
   mcp::http_server http(server, ho);
-  if (auto ok = http.start(); !ok) {
-    std::cerr << "tooluse: " << ok.error().message << "\n";
-    return 1;
-  }
+  if (auto ok = http.start(); !ok) return report_error(exit_status::failed, ok.error().message);
   if (host != "127.0.0.1" && host != "::1" && host != "localhost")
     std::cerr << "tooluse: warning: listening on " << host
               << ", reachable from other machines; use --token and --allowed-host\n";

@@ -70,7 +70,7 @@ int login(const login_flags& f) {
     return usage_error("mcp login: \"" + f.url + "\" is not an http:// or https:// URL");
   if (f.port < 0 || f.port > 65535) return usage_error("mcp login: bad --port");
   auto receiver = auth::loopback_receiver::open(static_cast<unsigned short>(f.port));
-  if (!receiver) return std::cerr << "tooluse: " << receiver.error().message << "\n", 1;
+  if (!receiver) return report_error(exit_status::failed, receiver.error().message);
   auto o = base_options(f);
   o.redirect_uri = (*receiver)->redirect_uri();
   auto* rx = receiver->get();
@@ -87,10 +87,8 @@ int login(const login_flags& f) {
   } catch (const std::invalid_argument& e) {
     return usage_error(std::string("mcp login: ") + e.what());
   }
-  if (auto s = a->authorize(); !s) {
-    std::cerr << "tooluse: login to " << f.url << " failed: " << s.error().message << "\n";
-    return 1;
-  }
+  if (auto s = a->authorize(); !s)
+    return report_error(exit_status::failed, "login to " + f.url + " failed: " + s.error().message);
   std::string file = auth::default_token_store_path();
   if (f.json_out)
     std::cout << dump_json(json{{"server", f.url}, {"token_file", file}, {"logged_in", true}})
@@ -103,8 +101,7 @@ int login(const login_flags& f) {
 int logout(const login_flags& f) {
   auto store = auth::make_file_token_store();
   bool had = store->load(f.url).has_value();
-  if (auto s = store->erase(f.url); !s)
-    return std::cerr << "tooluse: " << s.error().message << "\n", 1;
+  if (auto s = store->erase(f.url); !s) return report_error(exit_status::failed, s.error().message);
   if (f.json_out)
     std::cout << dump_json(json{{"server", f.url}, {"forgotten", had}}) << "\n";
   else

@@ -54,6 +54,11 @@ result<mcp::server_config> server_from_flags(const client_flags& f) {
     return fail(errc::invalid_argument, "give exactly one of --server 'CMD ARGS' and --url URL");
   mcp::server_config s;
   if (!f.url.empty()) {
+    if (f.url.rfind("http://", 0) != 0 && f.url.rfind("https://", 0) != 0)
+      return fail(errc::invalid_argument, "--url \"" + f.url +
+                                              "\" has no http:// or https://; add it, e.g. "
+                                              "http://" +
+                                              f.url);
     s = {.name = f.url, .transport = mcp::server_transport_kind::http, .url = f.url};
     for (const auto& h : f.headers) {
       auto colon = h.find(':');
@@ -93,13 +98,42 @@ result<std::shared_ptr<mcp::client>> connect(const client_flags& f, const mcp::s
 
 std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
 
+// url_hint says what to try when a --url without a path fails: MCP servers answer at a path
+// (usually /mcp), and the bare origin gives a 404 or an HTML page.
+std::string url_hint(const client_flags& f) {
+  if (f.url.empty()) return "";
+  auto scheme = f.url.find("://");
+  auto slash = f.url.find('/', scheme == std::string::npos ? 0 : scheme + 3);
+  if (slash != std::string::npos && f.url.substr(slash) != "/") return "";
+  std::string base = f.url;
+  while (!base.empty() && base.back() == '/') base.pop_back();
+  return "The URL has no path; MCP servers usually answer at one: try --url " + base + "/mcp";
+}
+
+int server_failed(const client_flags& f, const error& e) {
+  return report_error(exit_status::failed, e.message, url_hint(f));
+}
+
+// unknown_tool answers a tool name the server does not have with the nearest one it has.
+int unknown_tool(const client_flags& f, const json& tools) {
+  std::vector<std::string> names;
+  for (const auto& t : tools) names.push_back(t.value("name", ""));
+  std::string available;
+  for (const auto& n : names) available += (available.empty() ? "" : ", ") + n;
+  auto best = closest(f.tool, names);
+  return report_error(exit_status::usage,
+                      "the server has no tool \"" + f.tool + "\"" +
+                          (best.empty() ? "" : "; did you mean \"" + best + "\"?"),
+                      names.empty() ? "The server lists no tools." : "Its tools: " + available);
+}
+
 int list_tools(const client_flags& f) {
   auto server = server_from_flags(f);
   if (!server) return usage_error("mcp list: " + server.error().message);
   auto c = connect(f, *server);
-  if (!c) return std::cerr << "tooluse: " << c.error().message << "\n", 1;
+  if (!c) return server_failed(f, c.error());
   auto tools = (*c)->list_tools();
-  if (!tools) return std::cerr << "tooluse: " << tools.error().message << "\n", 1;
+  if (!tools) return server_failed(f, tools.error());
   if (f.json_out) {
     std::cout << dump_json(json(*tools), 2) << "\n";
     return 0;
@@ -143,11 +177,16 @@ int call_tool(const client_flags& f) {
   auto server = server_from_flags(f);
   if (!server) return usage_error("mcp call: " + server.error().message);
   auto c = connect(f, *server);
-  if (!c) return std::cerr << "tooluse: " << c.error().message << "\n", 1;
+  if (!c) return server_failed(f, c.error());
   json schema = json::object();
   if (auto tools = (*c)->list_tools()) {
+    bool found = false;
     for (const auto& t : *tools)
-      if (t.value("name", "") == f.tool) schema = t.value("inputSchema", json::object());
+      if (t.value("name", "") == f.tool) {
+        schema = t.value("inputSchema", json::object());
+        found = true;
+      }
+    if (!found) return unknown_tool(f, json(*tools));
   }
   auto args = parse_tool_arguments(f.args, schema);
   if (!args) return usage_error("mcp call " + f.tool + ": " + args.error().message);
@@ -165,7 +204,7 @@ int call_tool(const client_flags& f) {
     };
   }
   auto r = (*c)->call_tool_raw(f.tool, *args, opts);
-  if (!r) return std::cerr << "tooluse: " << r.error().message << "\n", 1;
+  if (!r) return server_failed(f, r.error());
   if (f.json_out)
     std::cout << dump_json(*r, 2) << "\n";
   else

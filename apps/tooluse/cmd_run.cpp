@@ -73,17 +73,7 @@ struct progress_printer {
 json cost_json(const run_result& r, bool priced) { return priced ? json(r.usage.cost) : json(); }
 
 // usage_line is the summary `run` prints on stderr after the answer.
-std::string usage_line(const run_result& r, bool priced) {
-  const auto& u = r.usage;
-  std::string line = "[usage] " + std::to_string(u.requests) + " requests, " +
-                     std::to_string(u.input_tokens) + " input tokens";
-  if (u.cache_read_tokens) line += " (" + std::to_string(u.cache_read_tokens) + " cached)";
-  line += ", " + std::to_string(u.output_tokens) + " output tokens, cost ";
-  if (!priced) return line + "unknown (the model is not in the price catalog; see --prices)\n";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "$%.6f", u.cost);
-  return line + buf + "\n";
-}
+std::string usage_line(const run_result& r, bool priced) { return usage_summary(r.usage, priced); }
 
 json run_json(const run_result& r, bool priced) {
   json calls = json::array();
@@ -222,15 +212,15 @@ int run_agent(run_request& o) {
       std::cout << dump_json(j, 2) << "\n";
     }
     if (waiting) return durable.report_waiting(a.last_run());
+    const int status = stopper.interrupted() ? exit_status::interrupted : exit_status::failed;
     if (stopper.timed_out())
-      std::cerr << "tooluse run: the run was stopped at its --timeout of "
-                << format_duration(o.timeout) << "\n";
+      report_error(status, "the run was stopped at its --timeout of " + format_duration(o.timeout));
     else if (stopper.interrupted())
-      std::cerr << "tooluse run: the run was interrupted\n";
+      report_error(status, "the run was interrupted");
     else
-      std::cerr << "tooluse run: " << r.error().message << "\n";
+      report_error(status, r.error().message);
     if (!o.json_output) std::cerr << usage_line(a.last_run(), priced);
-    return stopper.interrupted() ? 130 : 1;
+    return status;
   }
   if (o.json_output) {
     json j = run_json(*r, priced);
@@ -240,7 +230,7 @@ int run_agent(run_request& o) {
     if (!printer.streamed) std::cout << r->answer;
     std::cout << "\n";
     if (r->finish == llm::finish_reason::length)
-      std::cerr << "tooluse run: warning: the answer was cut at the output token limit\n";
+      std::cerr << "tooluse: warning: the answer was cut at the output token limit\n";
     std::cerr << usage_line(*r, priced);
   }
   return 0;

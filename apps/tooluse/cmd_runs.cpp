@@ -1,5 +1,7 @@
 // tooluse runs list|show|resume|approve|deny: durable runs in a store (docs/durable-runs.md).
+#include <algorithm>
 #include <ctime>
+#include <filesystem>
 #include <iostream>
 
 #include "run_command.hpp"
@@ -18,11 +20,19 @@ struct runs_flags {
   bool yes = false;
 };
 
+// open opens the store the runs commands read. They never create one: a SQLite file that is
+// not there is a typo, not an empty store (`tooluse run --store FILE` creates it). A store that
+// cannot be used is bad input (exit 2), as is a run id it does not have.
 result<std::unique_ptr<store::run_store>> open(const runs_flags& f) {
   std::string loc = store_location(f.store);
   if (loc.empty())
     return fail(errc::invalid_argument,
                 "no store: pass --store FILE|postgresql://... or set TOOLUSE_STORE");
+  if (!store::is_postgres(loc) && !std::filesystem::exists(loc))
+    return fail(errc::not_found, "no run store \"" + loc +
+                                     "\"; check the path, or store runs there with tooluse run "
+                                     "--store " +
+                                     loc);
   return store::open_store(loc);
 }
 
@@ -46,20 +56,44 @@ json info_json(const store::run_info& i) {
           {"settings", settings}};
 }
 
+// print_table prints rows under a header, each column as wide as its widest cell (the last
+// column is not padded), as kubectl and gh print lists.
+void print_table(const std::vector<std::vector<std::string>>& rows) {
+  std::vector<size_t> width;
+  for (const auto& row : rows)
+    for (size_t i = 0; i < row.size(); ++i) {
+      if (width.size() <= i) width.push_back(0);
+      width[i] = std::max(width[i], row[i].size());
+    }
+  for (const auto& row : rows) {
+    std::string line;
+    for (size_t i = 0; i < row.size(); ++i)
+      line +=
+          i + 1 == row.size() ? row[i] : row[i] + std::string(width[i] - row[i].size() + 2, ' ');
+    std::cout << line << "\n";
+  }
+}
+
 int list(const runs_flags& f) {
   auto s = open(f);
   if (!s) return usage_error(s.error().message);
   auto runs = (*s)->runs(f.limit);
-  if (!runs) return std::cerr << "tooluse runs list: " << runs.error().message << "\n", 1;
+  if (!runs) return report_error(exit_status::failed, runs.error().message);
   if (f.json_output) {
     json a = json::array();
     for (const auto& r : *runs) a.push_back(info_json(r));
     std::cout << dump_json(a, 2) << "\n";
     return 0;
   }
+  if (runs->empty()) {
+    std::cerr << "no runs in " << store_location(f.store) << "\n";
+    return 0;
+  }
+  std::vector<std::vector<std::string>> rows = {{"RUN", "STATUS", "UPDATED (UTC)", "QUESTION"}};
   for (const auto& r : *runs)
-    std::cout << r.id << "  " << to_string(r.status) << "  " << when(r.updated_ms) << "  "
-              << one_line(r.question, 60) << "\n";
+    rows.push_back(
+        {r.id, std::string(to_string(r.status)), when(r.updated_ms), one_line(r.question, 60)});
+  print_table(rows);
   return 0;
 }
 
@@ -67,10 +101,13 @@ int show(const runs_flags& f) {
   auto s = open(f);
   if (!s) return usage_error(s.error().message);
   auto info = (*s)->run(f.id);
-  if (!info) return std::cerr << "tooluse runs show: " << info.error().message << "\n", 1;
+  if (!info) return report(info.error());
   auto steps = (*s)->steps(f.id);
   auto waiting = (*s)->waiting(f.id);
-  if (!steps || !waiting) return std::cerr << "tooluse runs show: cannot read the journal\n", 1;
+  if (!steps || !waiting)
+    return report_error(exit_status::failed,
+                        "cannot read the journal of " + f.id + ": " +
+                            (!steps ? steps.error() : waiting.error()).message);
   if (f.json_output) {
     json j = info_json(*info);
     j["steps"] = json::array();
@@ -115,21 +152,18 @@ int decide(const runs_flags& f, store::decision d) {
     calls.push_back(f.call_id);
   } else {
     auto w = (*s)->waiting(f.id);
-    if (!w) return std::cerr << "tooluse runs: " << w.error().message << "\n", 1;
+    if (!w) return report(w.error());
     if (w->empty()) {
       auto info = (*s)->run(f.id);
-      if (!info) return std::cerr << "tooluse runs: " << info.error().message << "\n", 1;
-      std::cerr << "tooluse runs: the run " << f.id << " waits for no approval (it is "
-                << to_string(info->status) << ")\n";
-      return 1;
+      if (!info) return report(info.error());
+      return report_error(exit_status::failed, "the run " + f.id +
+                                                   " waits for no approval (it is " +
+                                                   std::string(to_string(info->status)) + ")");
     }
     for (const auto& [c, _] : *w) calls.push_back(c.id);
   }
   for (const auto& c : calls) {
-    if (auto r = (*s)->decide(f.id, c, d, f.message); !r) {
-      std::cerr << "tooluse runs: " << r.error().message << "\n";
-      return 1;
-    }
+    if (auto r = (*s)->decide(f.id, c, d, f.message); !r) return report(r.error());
     std::cerr << (d == store::decision::approved ? "approved " : "denied ") << f.id << " " << c
               << "\n";
   }
@@ -142,7 +176,7 @@ int resume(const runs_flags& f) {
   auto s = open(f);
   if (!s) return usage_error(s.error().message);
   auto info = (*s)->run(f.id);
-  if (!info) return std::cerr << "tooluse runs resume: " << info.error().message << "\n", 1;
+  if (!info) return report(info.error());
   run_request req;
   req.model.yes = f.yes;
   apply_settings(info->settings, req.model, req.tools);

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "cli.hpp"
+#include "conventions.hpp"
 #include "tooluse/json.hpp"
 #include "tooluse/schema/coerce.hpp"
 #include "tooluse/schema/validator.hpp"
@@ -27,11 +28,7 @@ result<json> read_json(const std::string& path, std::string_view what) {
   std::string text;
   if (!read_text_file(path, text))
     return fail(errc::io_error, std::string(what) + " \"" + path + "\" cannot be read");
-  auto parsed = parse_json(text);
-  if (!parsed)
-    return fail(errc::parse_error, std::string(what) + " \"" + path + "\" is not valid JSON: " +
-                                       parsed.error().message);
-  return parsed;
+  return parse_user_json(text, std::string(what) + " \"" + path + "\"");
 }
 
 json errors_to_json(const std::vector<schema::validation_error>& errors) {

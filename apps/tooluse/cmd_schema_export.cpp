@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli.hpp"
+#include "conventions.hpp"
 #include "tooluse/json.hpp"
 #include "tooluse/schema/import.hpp"
 #include "tooluse/schema/translate.hpp"
@@ -30,15 +31,21 @@ int export_tools(const export_options& o) {
   auto target = schema::parse_export_target(o.to);
   if (!target) return usage_error(target.error().message);
   std::string text;
-  if (!read_text_file(o.input, text)) return 2;
-  auto input = parse_json(text);
-  if (!input) return usage_error(o.input + ": " + input.error().message);
+  if (!read_text_file(o.input, text)) return usage_error("cannot read \"" + o.input + "\"");
+  auto input = parse_user_json(text, "\"" + o.input + "\"");
+  if (!input) return usage_error(input.error().message);
   auto specs = schema::import_tools(*input);
   if (!specs) return usage_error(o.input + ": " + specs.error().message);
   if (specs->empty()) return usage_error(o.input + ": no tool definitions found");
   for (auto& s : *specs) s.strict = s.strict || o.strict;
   auto out = schema::export_tools(*specs, *target, {.drop_unsupported = o.drop_unsupported});
-  if (!out) return usage_error("cannot export to " + o.to + ": " + out.error().message);
+  if (!out)
+    return report_error(
+        exit_status::usage, "cannot export to " + o.to + ": " + out.error().message,
+        (*target == schema::export_target::openai_strict || o.strict) && !o.drop_unsupported
+            ? "Add --drop-unsupported to leave out what strict mode cannot express (tooluse "
+              "still validates calls against the original schema)."
+            : "");
   for (const auto& s : *specs) {
     std::string provider = *out->names.provider_name(s.name);
     if (provider != s.name)

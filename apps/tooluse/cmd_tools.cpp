@@ -15,6 +15,7 @@ struct tools_options {
   bool json_output = false;
   std::string name;
   std::vector<std::string> arguments;
+  std::chrono::milliseconds timeout{0};
 };
 
 int list_tools(const tools_options& o) {
@@ -45,9 +46,10 @@ int call_tool(const tools_options& o) {
     std::string available;
     for (const auto& n : names) available += (available.empty() ? "" : ", ") + n;
     auto best = closest(o.name, names);
-    return usage_error("no tool named \"" + o.name + "\"" +
-                       (best.empty() ? "" : "; did you mean \"" + best + "\"?") +
-                       "\navailable: " + available);
+    return report_error(exit_status::usage,
+                        "no tool named \"" + o.name + "\"" +
+                            (best.empty() ? "" : "; did you mean \"" + best + "\"?"),
+                        "available: " + available);
   }
   auto args = parse_tool_arguments(o.arguments, entry->definition.input_schema);
   if (!args) return usage_error("arguments for \"" + o.name + "\": " + args.error().message);
@@ -65,7 +67,8 @@ int call_tool(const tools_options& o) {
                             .approval = [](const exec::approval_request&) {
                               return exec::approval_decision::approve();
                             }});
-  tool_result r = ex.call(tool_call::from_text("cli", o.name, dump_json(*args)));
+  tool_result r =
+      ex.call(tool_call::from_text("cli", o.name, dump_json(*args)), {.timeout = o.timeout});
   if (o.json_output) {
     std::cout << dump_json(result_to_json(r), 2) << "\n";
   } else {
@@ -90,6 +93,9 @@ void setup(CLI::App& app, app_state& state) {
   call->add_option("name", opts->name, "Tool name")->required();
   call->add_option("arguments", opts->arguments, "'JSON', key=value ..., or - for JSON on stdin");
   call->add_flag("--json", opts->json_output, "Print the result as MCP CallToolResult JSON");
+  add_duration_option(*call, "--timeout", opts->timeout,
+                      "Deadline for the call (500ms, 30s, 2m); when it passes the call is "
+                      "cancelled and the command exits 1");
   call->footer(std::string(tool_arguments_help) +
                "\nExamples:\n  tooluse tools call calculator expression='2**10'\n"
                "  echo '{\"expression\": \"1+1\"}' | tooluse tools call calculator -\n"

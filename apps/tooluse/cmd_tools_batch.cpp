@@ -23,7 +23,7 @@ struct batch_options {
 
 // parse_calls reads [{"name": "...", "arguments": {...} or "..."}, ...]; "id" is optional.
 result<std::vector<tool_call>> parse_calls(const std::string& text) {
-  auto doc = parse_json(text);
+  auto doc = parse_user_json(text, "the calls file");
   if (!doc) return fail(doc.error());
   if (!doc->is_array())
     return fail(errc::invalid_argument,
@@ -70,7 +70,7 @@ int run_batch(const batch_options& o) {
   exec::approval_policy policy = [approve = o.approve](const exec::approval_request& r) {
     if (approve) return exec::approval_decision::approve();
     return exec::approval_decision::reject("tool \"" + r.definition.name +
-                                           "\" is dangerous; the user did not pass --approve");
+                                           "\" is dangerous; the user did not pass --yes");
   };
   exec::executor ex(**reg, {.max_threads = o.parallel, .approval = policy});
   const auto start = std::chrono::steady_clock::now();
@@ -119,7 +119,9 @@ void setup(CLI::App& app, app_state& state) {
                       "Deadline for the whole batch, e.g. 500ms, 30s, 2m (0: none)");
   batch->add_flag("--json", opts->json_output,
                   "Print {\"results\":[{\"name\",\"is_error\",\"content\",\"ms\"}],\"wall_ms\"}");
-  batch->add_flag("--approve", opts->approve, "Run dangerous tools (otherwise they are rejected)");
+  // --yes as in every other command that runs tools; --approve is its older spelling.
+  batch->add_flag("--yes,-y,--approve", opts->approve,
+                  "Run dangerous tools without asking (otherwise they are rejected)");
   batch->footer("Exit status: 0 every call succeeded, 1 some call returned an error, 2 bad usage.");
   batch->callback([opts, &state] { state.action = [opts] { return run_batch(*opts); }; });
 }

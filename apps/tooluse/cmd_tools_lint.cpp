@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cli.hpp"
+#include "conventions.hpp"
 #include "tooluse/json.hpp"
 #include "tooluse/tools/lint.hpp"
 
@@ -43,9 +44,8 @@ int lint(const lint_options& o) {
     std::string text;
     if (!read_text_file(o.file, text))
       return usage_error("tools lint: cannot read \"" + o.file + "\"");
-    auto doc = parse_json(text);
-    if (!doc)
-      return usage_error("tools lint: \"" + o.file + "\" is not JSON: " + doc.error().message);
+    auto doc = parse_user_json(text, "\"" + o.file + "\"");
+    if (!doc) return usage_error(doc.error().message);
     auto tools = tools_from_json(*doc);
     if (!tools) return usage_error("tools lint: \"" + o.file + "\": " + tools.error().message);
     defs = std::move(*tools);

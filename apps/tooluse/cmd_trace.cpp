@@ -82,8 +82,7 @@ int serve(const trace_options& o) {
   auto source = sources(o);
   if (!source) {
     if (source.error().code == errc::invalid_argument) return usage_error(source.error().message);
-    std::cerr << "tooluse trace serve: " << source.error().message << "\n";
-    return 1;
+    return report_error(exit_status::failed, "trace serve: " + source.error().message);
   }
   // HOST:PORT, [V6]:PORT, HOST or :PORT.
   std::string host = o.http, port_text;
@@ -112,11 +111,8 @@ int serve(const trace_options& o) {
   }
   if (host.empty()) host = "127.0.0.1";
   auto ok = serve_traces(*source, host, static_cast<unsigned short>(port));
-  if (!ok) {
-    std::cerr << "tooluse: " << ok.error().message << "\n";
-    return 1;
-  }
-  return 0;
+  if (!ok) return report_error(exit_status::failed, ok.error().message);
+  return exit_status::ok;
 }
 
 void setup(CLI::App& app, app_state& state) {

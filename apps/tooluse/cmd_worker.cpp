@@ -58,10 +58,8 @@ int run_worker(worker_flags& f) {
        .batch = f.batch,
        .log = [](const std::string& s) { std::cerr << "tooluse worker: " << s << "\n"; },
        .tools = registry->get()});
-  if (auto s = worker.run(stop.get_token()); !s) {
-    std::cerr << "tooluse worker: " << s.error().message << "\n";
-    return 1;
-  }
+  if (auto s = worker.run(stop.get_token()); !s)
+    return report_error(exit_status::failed, s.error().message);
   std::cerr << "tooluse worker: stopped after " << worker.completed() << " calls\n";
   return 0;
 }

@@ -8,6 +8,8 @@
 #include <iostream>
 #include <iterator>
 
+#include "errors.hpp"
+
 namespace tooluse::cli {
 namespace {
 
@@ -36,16 +38,13 @@ CLI::App* find_subcommand(CLI::App& app, const std::string& name) {
   return nullptr;
 }
 
+// find_option looks in `app` and, for a command that lets options fall through to its group
+// (`index search x --index FILE`), in the groups above it.
 const CLI::Option* find_option(CLI::App& app, const std::string& token) {
-  for (const auto* opt : app.get_options())
-    if (!opt->get_positional() && opt->check_name(token)) return opt;
+  for (CLI::App* a = &app; a; a = a->get_fallthrough() ? a->get_parent() : nullptr)
+    for (const auto* opt : a->get_options())
+      if (!opt->get_positional() && opt->check_name(token)) return opt;
   return nullptr;
-}
-
-std::string path_of(const CLI::App& app) {
-  std::string path = app.get_name();
-  for (const auto* p = app.get_parent(); p; p = p->get_parent()) path = p->get_name() + " " + path;
-  return path;
 }
 
 }  // namespace
@@ -76,10 +75,10 @@ int check_spelling(CLI::App& app, int argc, const char* const* argv) {
         for (const auto* o : cur->get_options())
           for (const auto& l : o->get_lnames()) names.push_back("--" + l);
         auto best = closest(name, names);
-        std::cerr << "tooluse: unknown flag " << name << " for \"" << path_of(*cur) << "\""
-                  << (best.empty() ? "" : "; did you mean " + best + "?") << "\nRun '"
-                  << path_of(*cur) << " --help' for its flags.\n";
-        return 2;
+        return report_error(exit_status::usage,
+                            "unknown flag " + name + " for \"" + command_path(*cur) + "\"" +
+                                (best.empty() ? "" : "; did you mean " + best + "?"),
+                            "Run '" + command_path(*cur) + " --help' for its flags.");
       }
       if (opt->get_items_expected_max() > 0 && tok.find('=') == std::string::npos) ++i;
       continue;
@@ -99,10 +98,10 @@ int check_spelling(CLI::App& app, int argc, const char* const* argv) {
       if (o->get_positional()) has_positional = true;
     if (subs.empty() || has_positional) continue;
     auto best = closest(tok, subs);
-    std::cerr << "tooluse: unknown command \"" << tok << "\" for \"" << path_of(*cur) << "\""
-              << (best.empty() ? "" : "; did you mean \"" + best + "\"?") << "\nRun '"
-              << path_of(*cur) << " --help' for its commands.\n";
-    return 2;
+    return report_error(exit_status::usage,
+                        "unknown command \"" + tok + "\" for \"" + command_path(*cur) + "\"" +
+                            (best.empty() ? "" : "; did you mean \"" + best + "\"?"),
+                        "Run '" + command_path(*cur) + " --help' for its commands.");
   }
   return -1;
 }
@@ -188,13 +187,83 @@ result<json> typed_value(const std::string& type, const std::string& key, const 
 }
 
 result<json> object_from(const std::string& text, const std::string& where) {
-  auto j = parse_json(text);
-  if (!j) return fail(errc::invalid_argument, where + " is not valid JSON: " + j.error().message);
+  auto j = parse_user_json(text, where);
+  if (!j)
+    return fail(errc::invalid_argument,
+                j.error().message +
+                    "\nWrite a JSON object with quoted keys and strings ('{\"name\": \"Ada\", "
+                    "\"n\": 2}'), or key=value pairs (name=Ada n=2).");
   if (!j->is_object()) return fail(errc::invalid_argument, where + " is not a JSON object");
   return *j;
 }
 
+// json_problem says in words what the parser found wrong, from nlohmann's message (which never
+// reaches the user).
+std::string json_problem(const std::string& what, bool at_end) {
+  auto has = [&](const char* s) { return what.find(s) != std::string::npos; };
+  if (at_end || has("unexpected end of input"))
+    return "the text ends before the JSON does (a missing }, ] or \")";
+  if (has("expected end of input")) return "unexpected text after the end of the JSON";
+  if (has("invalid string"))
+    return "a string is broken (not closed, a raw line break or a bad \\ escape)";
+  if (has("invalid number")) return "a number is malformed";
+  if (has("while parsing object key")) return "a key must be a \"quoted string\"";
+  if (has("while parsing object separator")) return "expected ':' after the key";
+  if (has("while parsing object")) return "expected ',' or '}' after a value";
+  if (has("while parsing array")) return "expected ',' or ']' after a value";
+  if (has("invalid literal"))
+    return "expected a value: a number, a \"quoted string\", true, false, null, {...} or [...]";
+  return "unexpected character";
+}
+
+// excerpt is the line holding byte `at` (0-based), cut to about 60 characters around it, and
+// a caret under that byte, each line indented by two spaces.
+std::string excerpt(std::string_view text, size_t at, size_t& line_no, size_t& column) {
+  size_t begin = at == 0 ? std::string_view::npos : text.rfind('\n', at - 1);
+  begin = begin == std::string_view::npos ? 0 : begin + 1;
+  size_t end = text.find('\n', at);
+  if (end == std::string_view::npos) end = text.size();
+  line_no = 1 + static_cast<size_t>(std::count(text.begin(), text.begin() + begin, '\n'));
+  column = at - begin + 1;
+  size_t from = at - begin > 40 ? at - 40 : begin;
+  size_t to = std::min(end, from + 60);
+  std::string line(text.substr(from, to - from));
+  for (auto& c : line)
+    if (c == '\t' || c == '\r') c = ' ';
+  return "  " + (from > begin ? "..." + line : line) + (to < end ? "..." : "") + "\n  " +
+         std::string(at - from + (from > begin ? 3 : 0), ' ') + "^";
+}
+
 }  // namespace
+
+result<json> parse_user_json(std::string_view text, const std::string& what) {
+  auto j = parse_json(text);
+  if (j) return j;
+  if (j.error().code != errc::parse_error)
+    return fail(errc::invalid_argument, what + ": " + j.error().message);
+  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
+    return fail(errc::invalid_argument, what + " is empty; expected JSON");
+  // Only the position and the kind of mistake are taken from the parser.
+  size_t byte = 0;
+  std::string detail;
+  try {
+    [[maybe_unused]] json parsed = json::parse(text);
+  } catch (const json::parse_error& e) {
+    byte = e.byte;
+    detail = e.what();
+  } catch (const std::exception& e) {
+    detail = e.what();
+  }
+  size_t at = byte > 0 ? byte - 1 : 0;
+  const bool at_end = at >= text.size();
+  // At the end, point just after the last character rather than at a trailing line break.
+  if (at_end) at = text.find_last_not_of(" \t\r\n") + 1;
+  size_t line = 1, column = 1;
+  std::string shown = excerpt(text, at, line, column);
+  return fail(errc::invalid_argument, what + " is not valid JSON: " + json_problem(detail, at_end) +
+                                          " (line " + std::to_string(line) + ", column " +
+                                          std::to_string(column) + ")\n" + shown);
+}
 
 const char* const tool_arguments_help =
     "Tool arguments: a JSON object ('{\"a\": 1}'), key=value pairs typed by the tool's input\n"
@@ -209,7 +278,7 @@ result<json> parse_tool_arguments(const std::vector<std::string>& words, const j
   if (words.size() == 1 && !words[0].empty() &&
       words[0].find_first_not_of(" \t\n") != std::string::npos &&
       words[0][words[0].find_first_not_of(" \t\n")] == '{')
-    return object_from(words[0], "the arguments");
+    return object_from(words[0], "the argument");
   json out = json::object();
   for (const auto& a : words) {
     auto eq = a.find('=');

@@ -41,6 +41,14 @@ std::string format_duration(std::chrono::milliseconds d);
 ///   checked; unknown: JSON if it parses to a non-string, else the text).
 result<json> parse_tool_arguments(const std::vector<std::string>& words, const json& schema);
 
+/// parse_user_json parses JSON a user wrote (an argument, a file, stdin). Errors: the CLI's own
+/// words, no parser text: "WHAT is not valid JSON: REASON (line L, column C)", then the line
+/// with a caret under the place, e.g. for `{bad json`:
+///   the argument is not valid JSON: a key must be a "quoted string" (line 1, column 2)
+///     {bad json
+///      ^
+result<json> parse_user_json(std::string_view text, const std::string& what);
+
 /// tool_arguments_help is the help text of that convention, for footers.
 extern const char* const tool_arguments_help;
 

@@ -175,7 +175,7 @@ exec::approval_policy durable_run::approval(bool yes, tool_spinner* spinner) {
 int durable_run::report_waiting(const run_result& r) const {
   std::string store_arg =
       location_.find(' ') == std::string::npos ? location_ : "'" + location_ + "'";
-  std::cerr << "tooluse run: the run " << id_ << " waits for approval of:\n";
+  std::cerr << "tooluse: the run " << id_ << " waits for approval of:\n";
   for (const auto& c : r.waiting)
     std::cerr << "  " << c.id << "  " << c.name << " " << one_line(dump_json(c.arguments)) << "\n";
   std::cerr << "approve (or deny) from any process with access to the store, then resume:\n"

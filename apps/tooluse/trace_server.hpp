@@ -45,7 +45,9 @@ std::shared_ptr<run_source> store_runs_source(std::unique_ptr<store::run_store> 
 /// question, provider, model, tools), model_request, model_response (finish, usage, ms,
 /// message), tool_started -> tool_call, tool_finished -> tool_result (result text, is_error,
 /// ms), approval_waiting, answered -> answer, failed -> error; each with turn and ts (ms).
-json stored_run_events(const store::run_info& info, const std::vector<store::step>& steps);
+/// `location` is the store's, for the commands shown on a call waiting for approval.
+json stored_run_events(const store::run_info& info, const std::vector<store::step>& steps,
+                       const std::string& location = "");
 
 /// combined_source lists the runs of all `sources` in order and reads a run from the first
 /// source that knows its id.

@@ -11,7 +11,22 @@
 
 namespace tooluse::cli {
 
-json stored_run_events(const store::run_info& info, const std::vector<store::step>& steps) {
+namespace {
+
+// shell_word quotes a word for a POSIX shell when it needs it.
+std::string shell_word(const std::string& w) {
+  if (!w.empty() && w.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                        "0123456789._/:@%+=-") == std::string::npos)
+    return w;
+  std::string q = "'";
+  for (char c : w) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+}  // namespace
+
+json stored_run_events(const store::run_info& info, const std::vector<store::step>& steps,
+                       const std::string& location) {
   std::vector<json> out;
   std::map<int, std::int64_t> requested;  // turn -> ts of its model request
   auto call_fields = [](json& e, const json& call) {
@@ -69,6 +84,13 @@ json stored_run_events(const store::run_info& info, const std::vector<store::ste
       e["event"] = "approval_waiting";
       call_fields(e, d.value("call", json::object()));
       e["reason"] = d.value("reason", "");
+      // What unblocks the run, as `tooluse run` prints it when it stops to wait.
+      if (!location.empty()) {
+        const std::string store = " --store " + shell_word(location);
+        e["unblock"] = "tooluse runs approve " + shell_word(info.id) + " " +
+                       shell_word(e["id"].get<std::string>()) + store + " && tooluse runs resume " +
+                       shell_word(info.id) + store;
+      }
     } else if (st.kind == "answered") {
       e["event"] = "answer";
       e["text"] = d.value("answer", "");
@@ -114,7 +136,7 @@ class store_source : public run_source {
     if (!info) return fail(info.error());
     auto steps = store_->steps(id);
     if (!steps) return fail(steps.error());
-    json all = stored_run_events(*info, *steps);
+    json all = stored_run_events(*info, *steps, store_->location());
     std::vector<json> out;
     for (std::size_t i = from; i < all.size(); ++i) out.push_back(all[i]);
     return out;

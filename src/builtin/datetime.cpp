@@ -165,8 +165,10 @@ json describe(std::int64_t utc, const time_zone& tz) {
 }
 
 std::string line(const json& d) {
-  return d["iso"].get<std::string>() + " (" + d["weekday"].get<std::string>() + ", " +
-         d["timezone"].get<std::string>() + ", " + d["abbreviation"].get<std::string>() + ")";
+  // The abbreviation only when it adds something: "UTC", not "UTC, UTC".
+  const auto zone = d["timezone"].get<std::string>(), abbr = d["abbreviation"].get<std::string>();
+  return d["iso"].get<std::string>() + " (" + d["weekday"].get<std::string>() + ", " + zone +
+         (abbr.empty() || abbr == zone ? "" : ", " + abbr) + ")";
 }
 
 // instant turns an argument into UTC seconds, using the zone when no offset was written.
@@ -308,7 +310,8 @@ void register_datetime(tool_registry& registry, const datetime_options& options)
            "Get the current date and time in any time zone, convert a time between zones, compute "
            "the difference between two dates, or add a duration to a date. Use it whenever an "
            "answer depends on today's date, a weekday, an age, a deadline or a time zone: do not "
-           "guess dates.\n"
+           "guess dates. Returns one line per instant (ISO 8601, weekday, zone) or the "
+           "difference in days, hours, minutes and seconds, with the same as structured data.\n"
            "Operations: \"now\" (timezone); \"convert\" (datetime in timezone -> to_timezone); "
            "\"difference\" (from datetime to end, in timezone); \"add\" (datetime plus years, "
            "months, weeks, days, hours, minutes, seconds; negative values subtract).\n"

@@ -150,7 +150,9 @@ tool document_search_tool::definition() const {
           "to file_search for questions in natural language over many documents. Actions: "
           "\"search\" (query, limit), \"add_text\" (id, text, title), \"add_file\" (path of a "
           "file or folder inside the project, indexed recursively), \"remove\" (id), \"list\". "
-          "The index survives restarts; the user can also fill it with `tooluse index add`.\n"
+          "The index survives restarts; the user can also fill it with `tooluse index add`. "
+          "Returns the matching documents best first, each with its id, score and snippet, or "
+          "what was added, removed or listed.\n"
           "Examples: {\"action\": \"search\", \"query\": \"retry policy for HTTP errors\"}; "
           "{\"action\": \"add_text\", \"id\": \"meeting-2024-05-02\", \"text\": \"...\"}",
       .annotations = {.read_only = false,

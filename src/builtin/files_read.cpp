@@ -310,7 +310,9 @@ void add_file_read(tool_registry& registry, std::shared_ptr<const files_state> s
       {.name = "file_read",
        .title = "Read a file",
        .description =
-           "Read a text file inside the project folder, optionally only a range of lines.\n"
+           "Read a text file inside the project folder, optionally only a range of lines. "
+           "Returns the text; the structured result adds the line range, the file's total lines "
+           "and whether the text was cut.\n"
            "Use it to look at source code, configuration or notes before answering or editing. "
            "Do not use it for folders (use file_list or project_structure) or to find where "
            "something is (use file_search first).\n"
@@ -334,7 +336,8 @@ void add_file_list(tool_registry& registry, std::shared_ptr<const files_state> s
       {.name = "file_list",
        .title = "List a folder",
        .description =
-           "List the files and folders in a folder of the project, with sizes.\n"
+           "List the files and folders in a folder of the project, with sizes. Returns one line "
+           "per entry: its path and size.\n"
            "Use it to see what is in one folder; for an overview of the whole project use "
            "project_structure, to find files by name or content use file_search. Hidden entries "
            "(names starting with \".\") are left out unless include_hidden is true.\n"

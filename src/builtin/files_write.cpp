@@ -203,8 +203,9 @@ tool_result file_delete(const files_state& s, const file_delete_args& args) {
   }
   if (ec) return tool_result::error("cannot delete \"" + path + "\": " + ec.message());
   std::string rel = s.guard.relative(target);
-  return text_and_data("deleted " + rel + " (" + std::to_string(removed) + " entries)",
-                       {{"path", rel}, {"entries_removed", removed}});
+  return text_and_data(
+      "deleted " + rel + " (" + std::to_string(removed) + (removed == 1 ? " entry)" : " entries)"),
+      {{"path", rel}, {"entries_removed", removed}});
 }
 
 void add_file_write(tool_registry& registry, std::shared_ptr<const files_state> state) {
@@ -214,7 +215,8 @@ void add_file_write(tool_registry& registry, std::shared_ptr<const files_state> 
        .title = "Write a file",
        .description =
            "Create a text file inside the project folder, or replace one when overwrite is true. "
-           "Missing parent folders are created.\n"
+           "Missing parent folders are created. Returns whether the file was created or replaced "
+           "and the bytes written.\n"
            "Use it for new files; to change part of an existing file use file_edit, which is "
            "safer. Needs the user's approval. Paths are relative to the project root; \"..\" and "
            "absolute paths are refused. Content is limited to about 1 MiB.\n"
@@ -235,7 +237,8 @@ void add_file_edit(tool_registry& registry, std::shared_ptr<const files_state> s
       {.name = "file_edit",
        .title = "Edit a file (exact replace)",
        .description =
-           "Change part of a text file by replacing an exact piece of text with new text.\n"
+           "Change part of a text file by replacing an exact piece of text with new text. Returns "
+           "the number of replacements and the lines where they were made.\n"
            "old_text must appear in the file exactly once (copy it from file_read, with its "
            "spaces and line breaks), or set replace_all to change every occurrence. Use it for "
            "small, precise changes; use file_write to rewrite a whole file. Needs the user's "
@@ -260,7 +263,8 @@ void add_file_delete(tool_registry& registry, std::shared_ptr<const files_state>
        .description =
            "Delete a file, a symlink (the link only, never its target) or a folder inside the "
            "project. A folder with contents needs recursive: true. Cannot be undone: needs the "
-           "user's approval; do not use it to \"clean up\" unless the user asked.\n"
+           "user's approval; do not use it to \"clean up\" unless the user asked. Returns the "
+           "path deleted and how many entries were removed.\n"
            "Example: {\"path\": \"build/tmp.log\"}",
        .annotations =
            {.read_only = false, .destructive = true, .idempotent = true, .open_world = false},

@@ -226,7 +226,8 @@ void register_project_structure(tool_registry& registry, const project_structure
        .title = "Project structure",
        .description =
            "Show the project's folder tree with file sizes and summary counts (folders, files, "
-           "bytes, most common extensions).\n"
+           "bytes, most common extensions). Returns the tree as indented text followed by the "
+           "counts.\n"
            "Use it first when you need an overview of a code base: its layout, where sources, "
            "tests and docs live. Folders such as .git, node_modules, build and .venv are "
            "excluded by default and .gitignore rules are honoured; the tree stops at max_depth "

@@ -186,8 +186,8 @@ void add_wikipedia_search(tool_registry& registry, std::shared_ptr<const web_sta
       {.name = "wikipedia_search",
        .title = "Search Wikipedia",
        .description =
-           "Search Wikipedia and get matching page titles with short snippets. Use it to find the "
-           "exact title of a page, then read the page with wikipedia_page. Good for "
+           "Search Wikipedia; returns matching page titles with short snippets. Use it to find "
+           "the exact title of a page, then read the page with wikipedia_page. Good for "
            "encyclopedic facts (people, places, science, history); for news use web_search.\n"
            "Example: {\"query\": \"Moon perigee distance\", \"language\": \"en\"}",
        .annotations = ann,

@@ -91,8 +91,9 @@ TEST_F(arguments_cli, a_json_object_is_taken_whole_from_the_argument_or_stdin) {
   EXPECT_EQ(spaced.out, "25\n");
   auto broken = tooluse({"tools", "call", "calculator", "{\"expression\": "});
   EXPECT_EQ(broken.exit_code, 2);
-  EXPECT_EQ(broken.err.rfind("tooluse: arguments for \"calculator\": the arguments is not valid "
-                             "JSON: ", 0),
+  EXPECT_EQ(broken.err.rfind("tooluse: arguments for \"calculator\": the argument is not valid "
+                             "JSON: ",
+                             0),
             0u)
       << broken.err;
   auto stdin_array = tooluse({"tools", "call", "calculator", "-"}, "[1, 2]");

@@ -253,7 +253,10 @@ TEST_F(cli, runs_list_and_show_read_a_store) {
 
   auto text = tooluse({"runs", "list"}, "", {{"TOOLUSE_STORE", db}});
   ASSERT_EQ(text.exit_code, 0) << text.err;
-  EXPECT_NE(text.out.find("run-wait  waiting  "), std::string::npos) << text.out;
+  EXPECT_EQ(text.out.rfind("RUN       STATUS   UPDATED (UTC)        QUESTION\n", 0), 0u)
+      << text.out;
+  EXPECT_NE(text.out.find("\nrun-wait  waiting  "), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("\nrun-done  done     "), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("  Delete the logs\n"), std::string::npos) << text.out;
 
   auto show = tooluse({"runs", "show", "run-wait", "--store", db});
@@ -279,16 +282,17 @@ TEST_F(cli, runs_errors_name_the_run_and_say_what_to_do) {
             "tooluse: no store: pass --store FILE|postgresql://... or set TOOLUSE_STORE\n");
   std::string db = make_store(dir.path());
   auto missing = tooluse({"runs", "show", "run-x", "--store", db});
-  EXPECT_EQ(missing.exit_code, 1);
-  EXPECT_EQ(missing.err, "tooluse runs show: no run run-x in the store " + db +
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_EQ(missing.err, "tooluse: no run run-x in the store " + db +
                              "; `tooluse runs list` shows the runs it has\n");
   auto nothing = tooluse({"runs", "approve", "run-done", "--store", db});
   EXPECT_EQ(nothing.exit_code, 1);
-  EXPECT_EQ(nothing.err, "tooluse runs: the run run-done waits for no approval (it is done)\n");
+  EXPECT_EQ(nothing.err, "tooluse: the run run-done waits for no approval (it is done)\n");
   auto wrong = tooluse({"runs", "deny", "run-wait", "c9", "--store", db});
-  EXPECT_EQ(wrong.exit_code, 1);
-  EXPECT_EQ(wrong.err, "tooluse runs: the run run-wait does not wait for a decision on call "
-                       "\"c9\"; `tooluse runs show run-wait` lists the calls it waits for\n");
+  EXPECT_EQ(wrong.exit_code, 2);
+  EXPECT_EQ(wrong.err,
+            "tooluse: the run run-wait does not wait for a decision on call "
+            "\"c9\"; `tooluse runs show run-wait` lists the calls it waits for\n");
 }
 
 TEST_F(cli, runs_deny_records_the_message_for_the_model) {
@@ -304,7 +308,7 @@ TEST_F(cli, runs_deny_records_the_message_for_the_model) {
   EXPECT_EQ(d->first, store::decision::denied);
   EXPECT_EQ(d->second, "not the logs");
   auto again = tooluse({"runs", "approve", "run-wait", "c1", "--store", db});
-  EXPECT_EQ(again.exit_code, 1);  // decided once
+  EXPECT_EQ(again.exit_code, 2);  // decided once: no call waits
 }
 
 }  // namespace

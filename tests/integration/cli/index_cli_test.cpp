@@ -108,10 +108,24 @@ TEST_F(index_cli, the_default_index_is_tooluse_index_then_under_home) {
   auto by_home = tooluse({"index", "add", f.string()}, false);
   ASSERT_EQ(by_home.exit_code, 0) << by_home.err;
   EXPECT_TRUE(std::filesystem::exists(dir.path() / ".local/share/tooluse/index.sqlite"));
-  // --index wins over $TOOLUSE_INDEX: the test's own index is still empty.
+  // --index wins over $TOOLUSE_INDEX: the test's own index was never made, and reading it
+  // says so instead of creating it empty.
   auto own = tooluse({"index", "list"}, true, {{"TOOLUSE_INDEX", env_index.string()}});
-  EXPECT_EQ(own.exit_code, 0) << own.err;
+  EXPECT_EQ(own.exit_code, 2) << own.err;
   EXPECT_EQ(own.out, "");
+  EXPECT_EQ(own.err, "tooluse: no index \"" + index().string() +
+                         "\"; create it by adding documents: tooluse index add PATH --index " +
+                         index().string() + "\n");
+  EXPECT_FALSE(std::filesystem::exists(index()));
+}
+
+TEST_F(index_cli, the_group_flag_may_follow_the_subcommand) {
+  auto f = write("doc.txt", "lighthouse keeper\n");
+  ASSERT_EQ(tooluse({"index", "add", f.string()}).exit_code, 0);
+  auto r =
+      run_tooluse({"index", "search", "lighthouse", "--index", index().string()}, {}, dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find(f.string()), std::string::npos) << r.out;
 }
 
 TEST_F(index_cli, errors_say_what_is_wrong_with_their_exit_status) {
@@ -123,9 +137,12 @@ TEST_F(index_cli, errors_say_what_is_wrong_with_their_exit_status) {
   EXPECT_EQ(bin.exit_code, 1);
   EXPECT_NE(bin.err.find("is binary; only text can be indexed"), std::string::npos) << bin.err;
 
+  ASSERT_EQ(tooluse({"index", "add", write("doc.txt", "text\n").string()}).exit_code, 0);
   auto unknown = tooluse({"index", "remove", "/no/such/doc"});
   EXPECT_EQ(unknown.exit_code, 1);
-  EXPECT_EQ(unknown.err, "tooluse: no document with id \"/no/such/doc\"\n");
+  EXPECT_EQ(unknown.err,
+            "tooluse: no document with id \"/no/such/doc\"\n`tooluse index list` "
+            "shows the ids (a file's absolute path).\n");
   auto empty_query = tooluse({"index", "search", "  ... "});
   EXPECT_EQ(empty_query.exit_code, 2);
   EXPECT_EQ(empty_query.err, "tooluse: the query has no words to search for\n");

@@ -81,5 +81,16 @@ TEST(lint_cli, builtin_tools_have_no_errors) {
   EXPECT_GE((*j)["tools"].get<int>(), 10);
 }
 
+// A clean install passes its own strictest check: every built-in tool, gated ones included.
+TEST(lint_cli, builtin_tools_pass_strict) {
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"tools", "lint", "--strict"}, {"tools", "lint", "--strict", "--network", "--shell"}}) {
+    auto r = run_tooluse(args);
+    EXPECT_EQ(r.exit_code, 0) << args.size() << "\n" << r.out;
+    EXPECT_EQ(r.out, "") << r.out;
+    EXPECT_NE(r.err.find(" tools: 0 errors, 0 warnings\n"), std::string::npos) << r.err;
+  }
+}
+
 }  // namespace
 }  // namespace tooluse::testing

@@ -56,14 +56,21 @@ TEST_F(mcp_cli, call_shows_tool_errors_with_exit_1_and_unknown_tools_too) {
   EXPECT_EQ(r["content"][0]["type"], "text");
   EXPECT_FALSE(r["content"][0]["text"].get<std::string>().empty());
 
+  // A mistyped tool is answered with the nearest one the server has (exit 2, as `tools call`).
   auto unknown = tooluse({"mcp", "call", "-q", "--server", stdio_server, "calculater", "x=1"});
-  EXPECT_EQ(unknown.exit_code, 1);
-  EXPECT_NE((unknown.out + unknown.err).find("calculater"), std::string::npos)
-      << unknown.out << unknown.err;
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_EQ(unknown.out, "");
+  EXPECT_EQ(unknown.err.rfind("tooluse: the server has no tool \"calculater\"; did you mean "
+                              "\"calculator\"?\nIts tools: ",
+                              0),
+            0u)
+      << unknown.err;
 
   // A tool the server does not offer (--tools left it out) is not callable either.
   auto hidden = tooluse({"mcp", "call", "-q", "--server", stdio_server, "text_stats", "text=x"});
-  EXPECT_EQ(hidden.exit_code, 1);
+  EXPECT_EQ(hidden.exit_code, 2);
+  EXPECT_EQ(hidden.err.rfind("tooluse: the server has no tool \"text_stats\"", 0), 0u)
+      << hidden.err;
 }
 
 TEST_F(mcp_cli, call_arguments_that_are_not_an_object_are_a_usage_error) {
@@ -106,6 +113,12 @@ TEST_F(mcp_cli, address_flags_are_checked_before_anything_starts) {
   auto blank = tooluse({"mcp", "list", "--server", "   "});
   EXPECT_EQ(blank.exit_code, 2);
   EXPECT_NE(blank.err.find("empty server command"), std::string::npos) << blank.err;
+  // A URL without a scheme is refused with the fix, as --base-url is.
+  auto no_scheme = tooluse({"mcp", "list", "--url", "127.0.0.1:3000/mcp"});
+  EXPECT_EQ(no_scheme.exit_code, 2);
+  EXPECT_EQ(no_scheme.err,
+            "tooluse: mcp list: --url \"127.0.0.1:3000/mcp\" has no http:// or "
+            "https://; add it, e.g. http://127.0.0.1:3000/mcp\n");
 }
 
 TEST_F(mcp_cli, a_stdio_server_that_exits_at_once_fails_with_1) {
@@ -160,6 +173,19 @@ TEST_F(mcp_http_cli, list_and_call_over_http_with_the_bearer_token) {
                             "--json", "calculator", R"({"expression":"3*3"})"});
   ASSERT_EQ(json_call.exit_code, 0) << json_call.err;
   EXPECT_EQ(json::parse(json_call.out)["content"][0]["text"], "9");
+}
+
+TEST_F(mcp_http_cli, a_url_without_a_path_suggests_the_mcp_path) {
+  std::string origin = url_.substr(0, url_.find('/', url_.find("://") + 3));
+  ASSERT_NE(origin, url_);
+  auto r = tooluse({"mcp", "list", "--url", origin, "--header", "Authorization: Bearer s3cret",
+                    "--timeout", "20s"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("\nThe URL has no path; MCP servers usually answer at one: try --url " +
+                       origin + "/mcp\n"),
+            std::string::npos)
+      << r.err;
 }
 
 TEST_F(mcp_http_cli, a_missing_or_wrong_token_fails_with_1) {

@@ -102,7 +102,7 @@ TEST_F(run_cli, a_failed_run_in_json_carries_the_error_and_exits_1) {
   EXPECT_NE(j["error"].get<std::string>().find("model not found"), std::string::npos) << j;
   EXPECT_EQ(j["answer"], "");
   EXPECT_EQ(j["tool_calls"], json::array());
-  EXPECT_NE(r.err.find("tooluse run: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("tooluse: "), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find("[usage]"), std::string::npos) << r.err;
 
   server.push(error_response(400, "model not found"));
@@ -118,7 +118,7 @@ TEST_F(run_cli, an_answer_cut_at_the_token_limit_is_flagged) {
   auto r = run({});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "The answer is\n");
-  EXPECT_NE(r.err.find("tooluse run: warning: the answer was cut at the output token limit\n"),
+  EXPECT_NE(r.err.find("tooluse: warning: the answer was cut at the output token limit\n"),
             std::string::npos)
       << r.err;
 }

@@ -100,16 +100,16 @@ TEST_F(runs_cli, list_json_hides_the_mcp_config_and_limit_keeps_the_newest) {
   EXPECT_EQ(json::parse(two.out).size(), 2u);
   auto text = tooluse({"runs", "list", "--limit", "1"});
   ASSERT_EQ(text.exit_code, 0) << text.err;
-  EXPECT_EQ(std::count(text.out.begin(), text.out.end(), '\n'), 1) << text.out;
+  EXPECT_EQ(std::count(text.out.begin(), text.out.end(), '\n'), 2) << text.out;  // header, run
 }
 
 TEST_F(runs_cli, a_long_question_is_cut_to_one_line_in_the_list) {
   make("run-long", "line one\nline two " + std::string(200, 'x'));
   auto r = tooluse({"runs", "list"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
-  EXPECT_LT(r.out.size(), 200u) << r.out;
-  EXPECT_EQ(r.out.rfind("run-long  running  ", 0), 0u) << r.out;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 2) << r.out;
+  EXPECT_LT(r.out.size(), 250u) << r.out;
+  EXPECT_NE(r.out.find("\nrun-long  running  "), std::string::npos) << r.out;
 }
 
 TEST_F(runs_cli, approve_without_a_call_id_approves_every_waiting_call) {
@@ -136,13 +136,52 @@ TEST_F(runs_cli, approve_without_a_call_id_approves_every_waiting_call) {
 }
 
 TEST_F(runs_cli, resuming_a_run_that_is_not_there_names_it) {
+  // An unknown run id is bad input (exit 2), as docs/cli.md says.
   auto r = tooluse({"runs", "resume", "run-none"});
-  EXPECT_EQ(r.exit_code, 1);
-  EXPECT_EQ(r.err.rfind("tooluse runs resume: ", 0), 0u) << r.err;
-  EXPECT_NE(r.err.find("run-none"), std::string::npos) << r.err;
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "tooluse: no run run-none in the store " + db +
+                       "; `tooluse runs list` shows the runs it has\n");
   auto approve = tooluse({"runs", "approve", "run-none"});
-  EXPECT_EQ(approve.exit_code, 1);
+  EXPECT_EQ(approve.exit_code, 2);
   EXPECT_NE(approve.err.find("run-none"), std::string::npos) << approve.err;
+}
+
+TEST_F(runs_cli, list_prints_a_header_and_aligned_columns) {
+  make("r1", "short");
+  make("run-with-a-long-id", "longer");
+  auto r = tooluse({"runs", "list"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::vector<std::string> lines;
+  for (size_t at = 0, nl; (nl = r.out.find('\n', at)) != std::string::npos; at = nl + 1)
+    lines.push_back(r.out.substr(at, nl - at));
+  ASSERT_EQ(lines.size(), 3u) << r.out;
+  EXPECT_EQ(lines[0].rfind("RUN                 STATUS   UPDATED (UTC)        QUESTION", 0), 0u)
+      << r.out;
+  // Every column starts where its header does.
+  for (const char* column : {"STATUS", "UPDATED", "QUESTION"}) {
+    size_t at = lines[0].find(column);
+    for (size_t i = 1; i < lines.size(); ++i) {
+      EXPECT_NE(lines[i][at], ' ') << column << "\n" << r.out;
+      EXPECT_EQ(lines[i][at - 1], ' ') << column << "\n" << r.out;
+    }
+  }
+}
+
+TEST_F(runs_cli, read_commands_never_create_a_store) {
+  auto typo = (dir.path() / "runz.db").string();
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{{"runs", "list", "--store", typo},
+                                             {"runs", "show", "run-x", "--store", typo},
+                                             {"runs", "resume", "run-x", "--store", typo},
+                                             {"runs", "approve", "run-x", "--store", typo}}) {
+    auto r = run_tooluse(args, {}, dir.path());
+    EXPECT_EQ(r.exit_code, 2) << args[1];
+    EXPECT_EQ(r.err, "tooluse: no run store \"" + typo +
+                         "\"; check the path, or store runs there with tooluse run --store " +
+                         typo + "\n")
+        << args[1];
+    EXPECT_FALSE(std::filesystem::exists(typo)) << args[1];
+  }
 }
 
 TEST_F(runs_cli, a_store_that_is_not_a_database_is_a_usage_error) {

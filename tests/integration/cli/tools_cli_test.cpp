@@ -1,6 +1,6 @@
 // `tooluse tools list|call|batch` contracts not covered elsewhere, through the real binary: the
 // text layout of batch results, calls without arguments or with ids, calls read from stdin,
-// --confirm tools refused without --approve, the flags that gate tools (--network, --shell,
+// --confirm tools refused without --yes, the flags that gate tools (--network, --shell,
 // --tools) as list shows them, and the usage errors of a malformed calls file.
 #include <gtest/gtest.h>
 
@@ -67,10 +67,13 @@ TEST_F(tools_cli, batch_refuses_confirmed_tools_unless_approved) {
   EXPECT_EQ(doc["results"][0]["is_error"], true);
   EXPECT_EQ(doc["results"][0]["content"][0]["text"],
             "the call to tool \"calculator\" was rejected: tool \"calculator\" is dangerous; the "
-            "user did not pass --approve");
-  auto approved = tooluse({"tools", "batch", calls, "--json", "--confirm", "calculator", "--approve"});
-  EXPECT_EQ(approved.exit_code, 0) << approved.out;
-  EXPECT_EQ(json::parse(approved.out)["results"][0]["content"][0]["text"], "2");
+            "user did not pass --yes");
+  // --yes as every command that runs tools spells it; --approve, the older spelling, still works.
+  for (const char* flag : {"--yes", "-y", "--approve"}) {
+    auto approved = tooluse({"tools", "batch", calls, "--json", "--confirm", "calculator", flag});
+    EXPECT_EQ(approved.exit_code, 0) << flag << approved.out;
+    EXPECT_EQ(json::parse(approved.out)["results"][0]["content"][0]["text"], "2") << flag;
+  }
 }
 
 TEST_F(tools_cli, batch_calls_file_errors_name_the_call_and_the_file) {

@@ -102,6 +102,10 @@ TEST(trace_store_viewer, chromium_shows_every_stored_tool_call_with_its_result) 
     ASSERT_NE(result_at, std::string::npos) << e.id << " has no result:\n" << c;
     EXPECT_NE(c.find(e.result, result_at), std::string::npos) << c;
     EXPECT_EQ(c.find("class=\"badge\">error") != std::string::npos, e.error) << c;
+    // The duration and the error badge read apart ("0 ms error", not "0 mserror").
+    if (e.error) {
+      EXPECT_NE(c.find("</span> <span class=\"badge\">error"), std::string::npos) << c;
+    }
     EXPECT_NE(dom.find(std::string("data-call=\"") + e.id + "\""), std::string::npos) << e.id;
   }
   EXPECT_NE(dom.find("Compute 6*7, 2**10 and 1/0"), std::string::npos);
@@ -119,6 +123,15 @@ TEST(trace_store_viewer, chromium_shows_every_stored_tool_call_with_its_result) 
   ASSERT_FALSE(w.empty()) << dom.substr(0, 4000);
   EXPECT_NE(w.find("waiting for approval"), std::string::npos) << w;
   EXPECT_NE(dom.find(">waiting for approval</span>"), std::string::npos) << dom.substr(0, 3000);
+  // The waiting call shows the commands that unblock the run.
+  auto unblock = w.find("class=\"tool-unblock\">");
+  ASSERT_NE(unblock, std::string::npos) << w;
+  EXPECT_NE(w.find("tooluse runs approve run-wait call_w --store " + store.string(), unblock),
+            std::string::npos)
+      << w;
+  EXPECT_NE(w.find("tooluse runs resume run-wait --store " + store.string(), unblock),
+            std::string::npos)
+      << w;
 
   // Approved and resumed, the same run is done, its call shown once, with its result.
   server.push(openai_response({.text = "It is 42."}, false));

@@ -182,7 +182,7 @@ TEST_F(agent_mcp, sigint_cancels_the_task_on_its_server) {
   proc.signal(SIGINT);
   EXPECT_EQ(proc.wait(), 130) << proc.stderr_so_far();
   EXPECT_TRUE(events.wait_for("stopped i1")) << events.seen();
-  EXPECT_NE(proc.stderr_so_far().find("tooluse run: the run was interrupted"), std::string::npos)
+  EXPECT_NE(proc.stderr_so_far().find("tooluse: the run was interrupted"), std::string::npos)
       << proc.stderr_so_far();
 }
 
