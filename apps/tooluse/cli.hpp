@@ -41,12 +41,14 @@ struct registry_flags {
   std::string root = ".";
   bool network = false;
   bool shell = false;
+  bool python = false;
   std::string tools;  ///< comma-separated names to keep; empty keeps all
   std::string mcp;    ///< path of an `mcpServers` JSON config whose servers' tools are mounted
   std::string confirm;  ///< comma-separated names treated as dangerous (approval before each call)
 };
 
-/// add_registry_flags adds --root, --network, --shell, --tools, --mcp and --confirm to `cmd`.
+/// add_registry_flags adds --root, --network, --shell, --python, --tools, --mcp and --confirm
+/// to `cmd`.
 void add_registry_flags(CLI::App& cmd, registry_flags& flags);
 
 /// make_registry builds the registry of built-in tools the flags allow, plus the tools of the

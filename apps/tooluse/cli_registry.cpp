@@ -10,6 +10,7 @@ void add_registry_flags(CLI::App& cmd, registry_flags& flags) {
       ->capture_default_str();
   cmd.add_flag("--network", flags.network, "Enable tools that reach the network");
   cmd.add_flag("--shell", flags.shell, "Enable the shell tool (dangerous; sandboxed)");
+  cmd.add_flag("--python", flags.python, "Enable the python tool (dangerous; sandboxed)");
   cmd.add_option("--tools", flags.tools, "Comma-separated tool names to offer (default: all)");
   cmd.add_option("--mcp", flags.mcp,
                  "Mount the tools of the MCP servers in this mcpServers JSON file (Claude "
@@ -55,9 +56,13 @@ status mark_confirmed(tool_registry& reg, const std::string& names) {
 std::string gated_tool_hint(const std::string& name, const registry_flags& flags) {
   auto has = [&](bool network, bool shell) {
     tool_registry reg;
-    builtin::register_builtins(reg, {.root = flags.root, .network = network, .shell = shell});
+    builtin::register_builtins(reg, {.root = flags.root, .network = network, .shell = shell,
+                                     .python = shell || flags.python});
     return reg.find(name) != nullptr;
   };
+  if (name == "python" && !flags.python)
+    return "tool \"python\" runs code and is off by default; add --python to enable it "
+           "(sandboxed; dangerous calls ask for approval)";
   if (has(flags.network, flags.shell)) return "";
   if (!flags.network && has(true, flags.shell))
     return "tool \"" + name +
@@ -80,8 +85,10 @@ namespace {
 
 result<std::unique_ptr<tool_registry>> make_registry_unconfirmed(const registry_flags& flags) {
   auto all = std::make_unique<tool_registry>();
-  builtin::register_builtins(*all,
-                             {.root = flags.root, .network = flags.network, .shell = flags.shell});
+  builtin::register_builtins(*all, {.root = flags.root,
+                                    .network = flags.network,
+                                    .shell = flags.shell,
+                                    .python = flags.python});
   std::vector<std::string> wanted;
   std::stringstream ss(flags.tools);
   for (std::string name; std::getline(ss, name, ',');)

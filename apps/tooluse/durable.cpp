@@ -86,6 +86,7 @@ json settings_of(const model_flags& m, const registry_flags& r) {
       {"strict", m.strict},           {"yes", m.yes},           {"root", absolute(r.root)},
       {"network", r.network},         {"shell", r.shell},       {"tools", r.tools},
       {"mcp", absolute(r.mcp)},       {"confirm", r.confirm}};
+  if (r.python) s["python"] = true;
   if (m.max_turns) s["max_turns"] = *m.max_turns;
   if (m.max_tokens) s["max_tokens"] = *m.max_tokens;
   if (m.max_cost) s["max_cost"] = *m.max_cost;
@@ -119,6 +120,7 @@ void apply_settings(const json& s, model_flags& m, registry_flags& r) {
   r.root = s.value("root", std::string("."));
   r.network = s.value("network", false);
   r.shell = s.value("shell", false);
+  r.python = s.value("python", false);
   r.tools = str("tools");
   r.mcp = str("mcp");
   r.confirm = str("confirm");

@@ -17,6 +17,11 @@ void register_builtins(tool_registry& registry, const builtin_options& options) 
     if (shell.work_dir.empty()) shell.work_dir = options.root;
     register_shell(registry, shell);
   }
+  if (options.python) {
+    python_options python = options.python_config;
+    if (python.work_dir.empty()) python.work_dir = options.root;
+    register_python(registry, python);
+  }
 }
 
 }  // namespace tooluse::builtin

@@ -1,5 +1,5 @@
-// shell: a command under bubblewrap (no network, read-only root, one writable folder), with a
-// timeout and an output cap. Refuses to run unsandboxed unless explicitly allowed.
+// shell: a command in the sandbox (tooluse::sandbox), with a timeout and an output cap. Refuses
+// to run unsandboxed unless explicitly allowed.
 #include "tooluse/builtin/shell.hpp"
 
 #include <fcntl.h>
@@ -14,7 +14,9 @@
 #include <mutex>
 #include <optional>
 
+#include "builtin/code_run.hpp"
 #include "builtin/tool_util.hpp"
+#include "tooluse/sandbox/sandbox.hpp"
 #include "tooluse/tools/typed.hpp"
 
 extern char** environ;
@@ -114,20 +116,6 @@ result<run_output> run_process(const std::vector<std::string>& argv,
   return r;
 }
 
-std::vector<std::string> sandbox_argv(const shell_options& o, const fs::path& work) {
-  std::vector<std::string> a = {o.bwrap_path,  "--ro-bind", "/",           "/",
-                                "--dev",       "/dev",      "--proc",      "/proc",
-                                "--tmpfs",     "/tmp",      "--bind",      work.string(),
-                                work.string(), "--chdir",   work.string(), "--unshare-all"};
-  if (o.allow_network) a.push_back("--share-net");
-  for (const char* s :
-       {"--die-with-parent", "--new-session", "--clearenv", "--setenv", "PATH",
-        "/usr/local/bin:/usr/bin:/bin", "--setenv", "LANG", "C.UTF-8", "--setenv", "HOME"})
-    a.push_back(s);
-  a.push_back(work.string());
-  return a;
-}
-
 const std::vector<std::string> plain_env = {"PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C.UTF-8"};
 
 struct shell_state {
@@ -148,34 +136,20 @@ TOOLUSE_DESCRIBE(shell_args,
                  (timeout_seconds, "Kill the command after this many seconds. Default 30",
                   tooluse::exclusive_minimum(0), tooluse::maximum(300)))
 
-tool_result run_shell(shell_state& s, const shell_args& args, call_context& ctx) {
-  const std::string& command = args.command;
-  if (command.empty()) return tool_result::error("give a command, e.g. \"ls -la\"");
-  double secs =
-      args.timeout_seconds.value_or(static_cast<double>(s.options.timeout.count()) / 1000);
-  auto timeout =
-      std::min(s.options.max_timeout,
-               std::chrono::milliseconds(static_cast<std::int64_t>(std::max(0.1, secs) * 1000)));
-  std::call_once(s.probed, [&] { s.sandbox = probe_sandbox(s.options); });
-  std::vector<std::string> argv;
-  if (s.sandbox.available) {
-    argv = sandbox_argv(s.options, s.work);
-  } else if (!s.options.allow_unsandboxed) {
-    return tool_result::error(
-        "the shell tool is refused: the bubblewrap sandbox does not work here (" +
-        s.sandbox.detail +
-        "); install bubblewrap and allow unprivileged user namespaces, or have the user enable "
-        "unsandboxed runs explicitly");
-  }
-  for (const char* a : {"/bin/sh", "-c"}) argv.push_back(a);
-  argv.push_back(command);
-  auto r = run_process(argv, s.sandbox.available ? std::vector<std::string>{} : plain_env, s.work,
-                       timeout, s.options.max_output_bytes, ctx.stop);
+sandbox::policy shell_policy(const shell_options& o) {
+  sandbox::policy p = o.policy;
+  p.host_network = p.host_network || o.allow_network;
+  return p;
+}
+
+// The unsandboxed path, only when the user allowed it explicitly (allow_unsandboxed).
+tool_result run_unsandboxed(shell_state& s, const std::string& command,
+                            std::chrono::milliseconds timeout, call_context& ctx) {
+  auto r = run_process({"/bin/sh", "-c", command}, plain_env, s.work, timeout,
+                       s.options.max_output_bytes, ctx.stop);
   if (!r) return error_result(r.error());
-  std::string text = "exit code " + std::to_string(r->exit_code);
-  if (r->timed_out)
-    text += " (killed: timed out after " + std::to_string(timeout.count() / 1000.0).substr(0, 5) +
-            " s)";
+  std::string text = "exit code " + std::to_string(r->exit_code) + " (not sandboxed)";
+  if (r->timed_out) text += " (killed: timed out)";
   if (r->cancelled) text += " (killed: cancelled)";
   if (!r->out.empty()) text += "\n--- stdout ---\n" + r->out;
   if (!r->err.empty()) text += "\n--- stderr ---\n" + r->err;
@@ -184,29 +158,54 @@ tool_result run_shell(shell_state& s, const shell_args& args, call_context& ctx)
                                          {"stdout", r->out},
                                          {"stderr", r->err},
                                          {"timed_out", r->timed_out},
-                                         {"sandboxed", s.sandbox.available},
+                                         {"killed_by", r->timed_out ? json("timeout") : json(nullptr)},
+                                         {"limit", nullptr},
+                                         {"sandboxed", false},
                                          {"dropped_bytes", r->dropped}});
   res.is_error = r->exit_code != 0 || r->timed_out || r->cancelled;
   return res;
 }
 
+tool_result run_shell(shell_state& s, const shell_args& args, call_context& ctx) {
+  if (args.command.empty()) return tool_result::error("give a command, e.g. \"ls -la\"");
+  auto timeout = code_timeout(args.timeout_seconds, s.options.timeout, s.options.max_timeout);
+  std::call_once(s.probed, [&] {
+    shell_options o = s.options;
+    o.work_dir = s.work;
+    s.sandbox = probe_sandbox(o);
+  });
+  if (!s.sandbox.available) {
+    if (s.options.allow_unsandboxed) return run_unsandboxed(s, args.command, timeout, ctx);
+    return tool_result::error(
+        "the shell tool is refused: the bubblewrap sandbox does not work here (" +
+        s.sandbox.detail +
+        "); install bubblewrap and allow unprivileged user namespaces (`tooluse sandbox check` "
+        "says what is missing), or have the user enable unsandboxed runs explicitly");
+  }
+  return run_sandboxed(shell_policy(s.options), {"/bin/sh", "-c", args.command}, s.work,
+                       {.timeout = timeout,
+                        .max_output_bytes = s.options.max_output_bytes,
+                        .stop = ctx.stop,
+                        .bwrap_path = s.options.bwrap_path});
+}
+
 }  // namespace
 
 sandbox_status probe_sandbox(const shell_options& options) {
-  if (::access(options.bwrap_path.c_str(), X_OK) != 0)
-    return {false,
-            "\"" + options.bwrap_path + "\" is not installed (Debian: apt install bubblewrap)"};
+  // Without a work folder, a fresh one of our own (the shared /tmp is refused as a work folder).
   std::error_code ec;
-  fs::path work = options.work_dir.empty() ? fs::temp_directory_path(ec) : options.work_dir;
-  auto argv = sandbox_argv(options, work);
-  argv.push_back("/bin/true");
-  auto r = run_process(argv, {}, work, std::chrono::seconds(10), 4096, {});
-  if (!r) return {false, r.error().message};
-  if (r->exit_code != 0) {
-    std::string why = r->err.empty() ? "exit code " + std::to_string(r->exit_code) : r->err;
-    while (!why.empty() && why.back() == '\n') why.pop_back();
-    return {false, why};
+  std::string scratch;
+  if (options.work_dir.empty()) {
+    scratch = (fs::temp_directory_path(ec) / "tooluse-probe-XXXXXX").string();
+    if (!::mkdtemp(scratch.data())) return {false, "mkdtemp: " + std::string(std::strerror(errno))};
   }
+  auto r = sandbox::run(shell_policy(options),
+                        {.argv = {"/bin/true"},
+                         .work_dir = scratch.empty() ? options.work_dir : fs::path(scratch)},
+                        {.timeout = std::chrono::seconds(10), .bwrap_path = options.bwrap_path});
+  if (!scratch.empty()) ::rmdir(scratch.c_str());
+  if (!r) return {false, r.error().message};
+  if (!r->ok()) return {false, r->describe() + (r->err.empty() ? "" : ": " + r->err)};
   return {true, "bubblewrap works"};
 }
 
@@ -227,7 +226,9 @@ void register_shell(tool_registry& registry, const shell_options& options) {
            "stderr. Use it to build, run tests, or inspect things no other tool covers; prefer "
            "file_read, file_search and file_list for looking at files.\n"
            "It runs in a sandbox: no network, the system is read-only, only the project folder is "
-           "writable, /tmp is private and empty; it is killed after timeout_seconds (default 30, "
+           "writable, /tmp is private and empty, memory is limited to " +
+           std::to_string(options.policy.memory_limit_mb) +
+           " MB; it is killed after timeout_seconds (default 30, "
            "max 300) and output beyond 64 KiB per stream is dropped. Every call needs the user's "
            "approval. Do not run interactive programs (there is no input).\n"
            "Example: {\"command\": \"make test 2>&1 | tail -20\", \"timeout_seconds\": 120}",

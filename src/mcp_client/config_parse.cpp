@@ -37,10 +37,11 @@ struct server_entry {
   std::optional<std::string> cwd;
   std::optional<std::string> url;
   std::optional<std::map<std::string, std::string>> headers;
-  std::optional<json> auth;  ///< an auth_entry, or a boolean
+  std::optional<json> auth;     ///< an auth_entry, or a boolean
+  std::optional<json> sandbox;  ///< true, false or policy fields (stdio)
 };
 TOOLUSE_WIRE(server_entry, (disabled), (type), (command), (args), (env), (cwd), (url), (headers),
-             (auth))
+             (auth), (sandbox))
 
 // field_path is `base.field`, or `base["odd key"]`.
 std::string field_path(std::string base, std::string_view field) {
@@ -95,12 +96,19 @@ status parse_stdio(const server_entry& e, const std::string& at, server_config& 
     if (!cwd) return fail(cwd.error());
     s.cwd = *cwd;
   }
+  if (e.sandbox && !(e.sandbox->is_boolean() && !e.sandbox->get<bool>())) {
+    auto policy = sandbox::parse_policy(*e.sandbox);
+    if (!policy) return fail(errc::invalid_argument, at + "." + policy.error().message);
+    s.sandbox = std::move(*policy);
+  }
   return {};
 }
 
 status parse_http(const server_entry& e, const std::string& at, server_config& s,
                   const variable_lookup& lookup) {
   if (!e.url) return path_error(at, "missing \"url\" (http servers need one)");
+  if (e.sandbox && !(e.sandbox->is_boolean() && !e.sandbox->get<bool>()))
+    return path_error(at + ".sandbox", "applies to stdio servers only (an http server runs elsewhere)");
   auto url = expand(*e.url, at + ".url", lookup);
   if (!url) return fail(url.error());
   if (url->rfind("http://", 0) != 0 && url->rfind("https://", 0) != 0)

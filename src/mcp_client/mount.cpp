@@ -100,6 +100,7 @@ tool definition_from(const wire_tool& w, const std::string& name, const std::str
   return t;
 }
 
+
 result<std::shared_ptr<client>> connect_client(const state_ptr& s);
 
 // current_client returns the live client, or starts the server again when it went away and
@@ -294,7 +295,8 @@ result<std::unique_ptr<client_transport>> make_transport(
                            .cwd = server.cwd,
                            .name = server.name,
                            .on_log = std::move(on_log),
-                           .shutdown_grace = shutdown_grace});
+                           .shutdown_grace = shutdown_grace,
+                           .sandbox = server.sandbox});
 }
 
 std::string mounted_tool_name(std::string_view server, std::string_view tool,

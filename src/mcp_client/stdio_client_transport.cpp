@@ -18,6 +18,7 @@
 
 #include "stdio_process.hpp"
 #include "tooluse/jsonrpc/framing.hpp"
+#include "tooluse/sandbox/sandbox.hpp"
 
 namespace tooluse::mcp {
 
@@ -129,8 +130,16 @@ std::string exit_report(detail::stdio_state& s, const process_exit& e) {
   std::unique_lock lock(s.mutex);
   // The child's last words may still be in the stderr pipe: give the reader a moment.
   s.cv.wait_for(lock, std::chrono::seconds(1), [&] { return s.stderr_done; });
-  std::string msg = s.label + " " + e.describe();
-  if (!s.killed_reason.empty()) msg = s.killed_reason + "; it " + e.describe();
+  std::string how = e.describe();
+  if (s.options.sandbox && e.code) {
+    std::string tail;
+    for (const auto& l : s.tail) tail += l + "\n";
+    if (auto l = sandbox::exit_limit(*e.code, tail); l != sandbox::limit::none)
+      how += " (stopped by its sandbox: " + sandbox::limit_description(l, *s.options.sandbox) +
+             " was reached)";
+  }
+  std::string msg = s.label + " " + how;
+  if (!s.killed_reason.empty()) msg = s.killed_reason + "; it " + how;
   if (!s.tail.empty()) {
     msg += "; last stderr lines:";
     for (const auto& l : s.tail) msg += "\n  " + l;

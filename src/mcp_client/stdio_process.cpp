@@ -13,10 +13,13 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <thread>
 #include <vector>
+
+#include "tooluse/sandbox/sandbox.hpp"
 
 extern char** environ;
 
@@ -31,15 +34,21 @@ std::string process_exit::describe() const {
 namespace detail {
 namespace {
 
-std::vector<std::string> child_environment(const std::map<std::string, std::string>& extra) {
+// Only the allowlisted variables of ours, then the entry's own: a server never sees our API
+// keys or tokens unless its entry passes them (as the official SDKs do).
+std::vector<std::string> child_environment(const stdio_server_options& o) {
   std::vector<std::string> env;
   for (char** e = environ; e && *e; ++e) {
     std::string_view entry(*e);
     auto eq = entry.find('=');
-    if (eq != std::string_view::npos && extra.count(std::string(entry.substr(0, eq)))) continue;
+    if (eq == std::string_view::npos) continue;
+    const std::string name(entry.substr(0, eq));
+    if (o.env.count(name) ||
+        std::find(o.inherit_env.begin(), o.inherit_env.end(), name) == o.inherit_env.end())
+      continue;
     env.emplace_back(entry);
   }
-  for (const auto& [k, v] : extra) env.push_back(k + "=" + v);
+  for (const auto& [k, v] : o.env) env.push_back(k + "=" + v);
   return env;
 }
 
@@ -57,11 +66,12 @@ struct spawn_guard {
 };
 
 void prepare(spawn_guard& g, const int (&in)[2], const int (&out)[2], const int (&err)[2],
-             const std::string& cwd) {
+             const std::string& cwd, int seccomp_fd) {
   posix_spawn_file_actions_adddup2(&g.actions, in[0], 0);
   posix_spawn_file_actions_adddup2(&g.actions, out[1], 1);
   posix_spawn_file_actions_adddup2(&g.actions, err[1], 2);
-  posix_spawn_file_actions_addclosefrom_np(&g.actions, 3);
+  if (seccomp_fd >= 0) posix_spawn_file_actions_adddup2(&g.actions, seccomp_fd, 3);
+  posix_spawn_file_actions_addclosefrom_np(&g.actions, seccomp_fd >= 0 ? 4 : 3);
   if (!cwd.empty()) posix_spawn_file_actions_addchdir_np(&g.actions, cwd.c_str());
   // Our own signal dispositions (e.g. SIGPIPE ignored) must not leak into the server.
   sigset_t defaults, none;
@@ -73,6 +83,21 @@ void prepare(spawn_guard& g, const int (&in)[2], const int (&out)[2], const int 
   posix_spawnattr_setpgroup(&g.attr, 0);
   posix_spawnattr_setflags(&g.attr,
                            POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+}
+
+// The server's command line in the sandbox. Inside, it gets the entry's variables only, and
+// bubblewrap itself gets an empty environment. A program given by path outside the system
+// folders (a build folder) is made visible, read-only: just the file, not its folder.
+result<sandbox::prepared> sandboxed_command(const stdio_server_options& o) {
+  sandbox::policy policy = *o.sandbox;
+  for (const auto& [k, v] : o.env) policy.env.push_back(k + "=" + v);
+  std::vector<std::string> args = o.command;
+  std::error_code ec;
+  if (args[0].find('/') != std::string::npos) {
+    auto exe = std::filesystem::canonical(args[0], ec);
+    if (!ec) policy.read_paths.push_back(exe), args[0] = exe.string();
+  }
+  return sandbox::prepare(policy, {.argv = args, .work_dir = o.cwd.empty() ? "." : o.cwd});
 }
 
 }  // namespace
@@ -92,13 +117,24 @@ result<child_process> spawn_child(const stdio_server_options& o, std::string_vie
     for (int* p : {in, out, err}) close_fd(p[0]), close_fd(p[1]);
     return fail(errc::io_error, what + ": pipe: " + std::strerror(e));
   }
+  std::vector<std::string> env, args = o.command;
+  sandbox::prepared sandboxed;
+  if (o.sandbox) {
+    auto p = sandboxed_command(o);
+    if (!p) {
+      for (int* fds : {in, out, err}) close_fd(fds[0]), close_fd(fds[1]);
+      return fail(p.error().code, what + ": " + p.error().message);
+    }
+    sandboxed = std::move(*p);
+    args = sandboxed.argv;
+  } else {
+    env = child_environment(o);
+  }
   spawn_guard g;
-  prepare(g, in, out, err, o.cwd);
-  std::vector<std::string> env = child_environment(o.env);
+  prepare(g, in, out, err, o.cwd, sandboxed.seccomp_fd);
   std::vector<char*> envp, argv;
   for (auto& e : env) envp.push_back(e.data());
   envp.push_back(nullptr);
-  std::vector<std::string> args = o.command;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
   pid_t pid = 0;

@@ -10,6 +10,7 @@
 
 #include "tooluse/builtin/document_search.hpp"
 #include "tooluse/builtin/files.hpp"
+#include "tooluse/builtin/python.hpp"
 #include "tooluse/builtin/shell.hpp"
 #include "tooluse/builtin/web.hpp"
 #include "tooluse/tools/registry.hpp"
@@ -22,10 +23,12 @@ struct builtin_options {
   std::filesystem::path root = ".";  ///< file tools stay inside this folder
   bool network = false;              ///< register tools that reach the network
   bool shell = false;                ///< register the shell tool (always dangerous)
+  bool python = false;               ///< register the python tool (always dangerous)
   /// index_path is document_search's SQLite file; empty means default_index_path().
   std::filesystem::path index_path;
   web_options web;             ///< providers, base URLs, keys and SSRF policy of the web tools
   shell_options shell_config;  ///< sandbox and limits; its work_dir defaults to `root`
+  python_options python_config;  ///< sandbox and limits; its work_dir defaults to `root`
 };
 
 /// register_builtins adds every built-in tool allowed by `options` to `registry`.

@@ -1,13 +1,15 @@
 #pragma once
 /// \file shell.hpp
-/// The shell tool: runs a command under bubblewrap with no network, a read-only root and one
-/// writable work folder, with a timeout and an output cap. Off unless enabled.
+/// The shell tool: runs a command in the sandbox (tooluse::sandbox: no network, a minimal
+/// read-only view of the system, one writable work folder, memory, CPU, process and file size
+/// limits, a seccomp filter), with a timeout and an output cap. Off unless enabled.
 
 #include <chrono>
 #include <cstddef>
 #include <filesystem>
 #include <string>
 
+#include "tooluse/sandbox/policy.hpp"
 #include "tooluse/tools/registry.hpp"
 
 namespace tooluse::builtin {
@@ -21,6 +23,9 @@ struct shell_options {
   std::string bwrap_path = "/usr/bin/bwrap";
   bool allow_network = false;      ///< keep the host network inside the sandbox
   bool allow_unsandboxed = false;  ///< run without bubblewrap when it does not work (unsafe)
+  /// policy: the limits inside the sandbox (512 MB of memory by default); allow_network sets
+  /// its host_network.
+  sandbox::policy policy;
 };
 
 /// sandbox_status says whether bubblewrap works here, and if not, why.
@@ -29,8 +34,8 @@ struct sandbox_status {
   std::string detail;  ///< e.g. "bwrap: setting up uid map: Permission denied"
 };
 
-/// probe_sandbox runs `bwrap ... true` once to see whether the sandbox can be created
-/// (bubblewrap needs unprivileged user namespaces or root). Thread-safe; not cached.
+/// probe_sandbox runs `/bin/true` in the sandbox once to see whether it can be created
+/// (bubblewrap needs unprivileged user namespaces). Thread-safe; not cached.
 sandbox_status probe_sandbox(const shell_options& options);
 
 /// register_shell adds the `shell` tool (dangerous, needs approval). The sandbox is probed at

@@ -23,6 +23,7 @@
 
 #include "tooluse/json.hpp"
 #include "tooluse/result.hpp"
+#include "tooluse/sandbox/policy.hpp"
 
 namespace tooluse::mcp {
 
@@ -54,6 +55,9 @@ struct server_config {
   std::map<std::string, std::string> headers;  ///< http: extra request headers
   server_auth auth;                            ///< http: OAuth / token settings
   bool disabled = false;                       ///< "disabled": true; mounting skips it
+  /// stdio: "sandbox": true (the default policy) or {policy fields}; runs the server in the
+  /// sandbox (docs/sandbox.md).
+  std::optional<sandbox::policy> sandbox;
 };
 
 /// client_config is every configured server, in the file's order.

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "tooluse/mcp/client_transport.hpp"
+#include "tooluse/sandbox/policy.hpp"
 
 namespace tooluse::mcp {
 
@@ -36,7 +37,10 @@ struct process_exit {
 ///                                  .name = "memory"});
 struct stdio_server_options {
   std::vector<std::string> command;        ///< argv; command[0] is searched in PATH
-  std::map<std::string, std::string> env;  ///< added to (or replacing in) our environment
+  std::map<std::string, std::string> env;  ///< added to (or replacing) the inherited variables
+  /// inherit_env names the variables of our environment the child gets, as the official SDKs
+  /// do; nothing else of ours (API keys, tokens) reaches it. Add names to pass more.
+  std::vector<std::string> inherit_env = {"HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"};
   std::string cwd;                         ///< working folder; empty: ours
   std::string name;                        ///< for logs ("[name] ..."); empty: command[0]
   /// on_log receives each line the child writes to stderr, and notes about skipped stdout
@@ -57,6 +61,13 @@ struct stdio_server_options {
   /// killed (SIGTERM to its process group, SIGKILL after shutdown_grace); on_closed reports
   /// it. 0 never kills.
   int max_unanswered = 3;
+  /// sandbox: run the server under this policy (tooluse::sandbox: bubblewrap, seccomp,
+  /// rlimits). It then gets only `env` (plus PATH, HOME = its working folder, LANG), no
+  /// inherited variable, sees only the system folders, its working folder (writable) and the
+  /// policy's paths, and has no network unless the policy says so. The sandbox dies with the
+  /// thread that calls start() (bubblewrap's --die-with-parent), so start it from a thread that
+  /// outlives the server.
+  std::optional<sandbox::policy> sandbox;
 };
 
 /// stdio_client_transport runs an MCP server as a child process (in its own process group,

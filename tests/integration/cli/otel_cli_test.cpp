@@ -81,10 +81,12 @@ class otel_cli : public ::testing::Test {
 };
 
 TEST_F(otel_cli, run_against_own_mcp_server_exports_one_trace_with_server_spans_under_client) {
+  // A stdio server gets only the environment allowlist; the entry names what it exports to.
   json config = {{"mcpServers",
                   {{"self",
                     {{"command", TOOLUSE_CLI_PATH},
-                     {"args", {"mcp", "serve", "--stdio", "--tools", "calculator"}}}}}}};
+                     {"args", {"mcp", "serve", "--stdio", "--tools", "calculator"}},
+                     {"env", {{"OTEL_EXPORTER_OTLP_ENDPOINT", receiver.url()}}}}}}}};
   auto cfg = dir.path() / "mcp.json";
   std::ofstream(cfg) << dump_json(config);
   model.push(openai_response({.calls = {{"call_1", "self__calculator", R"({"expression":"6*7"})"}}},

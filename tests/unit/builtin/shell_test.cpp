@@ -93,6 +93,41 @@ TEST_F(shell_fixture, output_is_capped) {
   EXPECT_EQ(r["dropped_bytes"], 49000);
 }
 
+TEST_F(shell_fixture, a_relative_work_folder_works) {
+  // `tooluse --shell --root .` (the default root) once made bubblewrap fail with
+  // "execvp /bin/true: No such file or directory".
+  const auto here = fs::current_path();
+  fs::current_path(work);
+  tooluse::tool_registry relative;
+  tooluse::builtin::register_shell(relative, {.work_dir = "."});
+  auto r = call_tool(relative, "shell", {{"command", "pwd; echo made > f"}});
+  fs::current_path(here);
+  ASSERT_FALSE(r.is_error) << r.all_text();
+  EXPECT_EQ((*r.structured_content)["stdout"], work.string() + "\n");
+  EXPECT_EQ(tooluse::testing::read_file(work / "f"), "made\n");
+}
+
+TEST_F(shell_fixture, limits_are_named) {
+  tooluse::tool_registry limited;
+  tooluse::builtin::register_shell(
+      limited, {.work_dir = work, .policy = {.memory_limit_mb = 128, .cpu_seconds = 1, .max_file_size_mb = 1}});
+  auto mem = call_tool(limited, "shell", {{"command", "python3 -c \"x = ' ' * 10**9\""}});
+  EXPECT_EQ((*mem.structured_content)["killed_by"], "memory") << mem.all_text();
+  EXPECT_NE(mem.all_text().find("the memory limit (128 MB) was reached"), std::string::npos);
+  auto cpu = call_tool(limited, "shell", {{"command", "while :; do :; done"}});
+  EXPECT_EQ((*cpu.structured_content)["killed_by"], "cpu_time") << cpu.all_text();
+  auto big = call_tool(limited, "shell", {{"command", "head -c 5000000 /dev/zero > big"}});
+  EXPECT_EQ((*big.structured_content)["killed_by"], "file_size") << big.all_text();
+}
+
+TEST_F(shell_fixture, sees_no_home_and_no_host_environment) {
+  ::setenv("ANTHROPIC_API_KEY", "sk-test-secret", 1);
+  auto r = run("env; ls /root /home 2>&1");
+  ::unsetenv("ANTHROPIC_API_KEY");
+  EXPECT_EQ(r["stdout"].get<std::string>().find("sk-test-secret"), std::string::npos) << r.dump();
+  EXPECT_NE(r["stdout"].get<std::string>().find("/root': No such file"), std::string::npos) << r.dump();
+}
+
 TEST(shell_tool, is_dangerous_and_refuses_without_a_sandbox) {
   tooluse::testing::temp_dir dir;
   tooluse::tool_registry registry;

@@ -1,0 +1,97 @@
+// `tooluse sandbox check`: each part of the sandbox, probed on this machine.
+#include "tooluse/sandbox/check.hpp"
+
+#include <linux/landlock.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "sandbox/cgroup.hpp"
+#include "sandbox/filter.hpp"
+#include "tooluse/sandbox/sandbox.hpp"
+
+namespace tooluse::sandbox {
+namespace {
+
+std::string first_line(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+check_item probe_run(const std::string& bwrap) {
+  check_item it{.name = "sandboxed run", .required = true};
+  // A fresh folder of our own: the shared /tmp is no work folder (it is refused).
+  std::error_code ec;
+  std::string dir = (std::filesystem::temp_directory_path(ec) / "tooluse-check-XXXXXX").string();
+  if (!::mkdtemp(dir.data())) dir = ".";
+  auto r = run({}, {.argv = {"/bin/true"}, .work_dir = dir},
+               {.timeout = std::chrono::seconds(10), .bwrap_path = bwrap});
+  if (dir != ".") ::rmdir(dir.c_str());
+  it.ok = r && r->ok();
+  it.detail = r ? (it.ok ? "bwrap + seccomp + rlimits ran /bin/true" : r->describe()) : r.error().message;
+  if (!it.ok)
+    it.cost = "nothing can run sandboxed: the shell and python tools and sandboxed MCP servers are "
+              "refused (enable unprivileged user namespaces: sysctl user.max_user_namespaces, "
+              "kernel.apparmor_restrict_unprivileged_userns=0 on Ubuntu)";
+  return it;
+}
+
+}  // namespace
+
+int landlock_abi() noexcept {
+#ifdef SYS_landlock_create_ruleset
+  long v = ::syscall(SYS_landlock_create_ruleset, nullptr, 0, LANDLOCK_CREATE_RULESET_VERSION);
+  return v > 0 ? static_cast<int>(v) : 0;
+#else
+  return 0;
+#endif
+}
+
+check_report check(const std::string& bwrap_path) {
+  check_report rep;
+  const bool bwrap = ::access(bwrap_path.c_str(), X_OK) == 0;
+  rep.items.push_back({.name = "bubblewrap", .ok = bwrap, .required = true,
+                       .detail = bwrap ? bwrap_path : bwrap_path + " not found",
+                       .cost = bwrap ? "" : "nothing runs sandboxed; apt install bubblewrap"});
+  const std::string userns = first_line("/proc/sys/user/max_user_namespaces");
+  const bool ns_ok = !userns.empty() && userns != "0";
+  rep.items.push_back({.name = "user namespaces", .ok = ns_ok, .required = true,
+                       .detail = "user.max_user_namespaces = " + (userns.empty() ? "?" : userns),
+                       .cost = ns_ok ? "" : "bubblewrap cannot make the sandbox; sysctl -w user.max_user_namespaces=10000"});
+  auto filter = detail::compiled_filter();
+  if (filter) ::close(*filter);
+  const bool kernel_seccomp = first_line("/proc/sys/kernel/seccomp/actions_avail").find("errno") != std::string::npos ||
+                              std::filesystem::exists("/proc/sys/kernel/seccomp");
+  rep.items.push_back({.name = "seccomp", .ok = filter.has_value() && kernel_seccomp, .required = true,
+                       .detail = filter ? "libseccomp deny list compiled" : filter.error().message,
+                       .cost = "ptrace, mount, keyctl, bpf, nested namespaces and TIOCSTI would be "
+                               "stopped by namespaces and capabilities only"});
+  const bool prlimit = ::access("/usr/bin/prlimit", X_OK) == 0;
+  rep.items.push_back({.name = "rlimits (prlimit)", .ok = prlimit, .required = true,
+                       .detail = prlimit ? "/usr/bin/prlimit (util-linux)" : "/usr/bin/prlimit not found",
+                       .cost = prlimit ? "" : "no memory, cpu, process, file size limits; apt install util-linux"});
+  if (bwrap && ns_ok) rep.items.push_back(probe_run(bwrap_path));
+  const int abi = landlock_abi();
+  rep.items.push_back({.name = "landlock", .ok = abi > 0, .required = false,
+                       .detail = abi > 0 ? "ABI " + std::to_string(abi) + " (probed, not applied: the mount namespace is the file boundary)"
+                                         : "not in this kernel or disabled (lsm= boot option)",
+                       .cost = abi > 0 ? "" : "none today; a second file boundary under the mount namespace when tooluse applies it"});
+  const std::string pids = detail::pids_controller_root();
+  const bool root = ::geteuid() == 0;
+  rep.items.push_back({.name = "pids cgroup", .ok = !pids.empty(), .required = false,
+                       .detail = pids.empty() ? "no writable pids controller" : pids,
+                       .cost = pids.empty() ? (root ? "running as root, RLIMIT_NPROC does not bind the sandbox (the kernel exempts uid 0): a fork bomb is only stopped by the timeout; run tooluse as a normal user or delegate a cgroup with pids"
+                                                    : "none: RLIMIT_NPROC bounds processes for a non-root user")
+                                            : ""});
+  rep.usable = true;
+  for (const auto& it : rep.items)
+    if (it.required && !it.ok) rep.usable = false;
+  return rep;
+}
+
+}  // namespace tooluse::sandbox

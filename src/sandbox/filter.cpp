@@ -1,0 +1,97 @@
+// The seccomp filter: a deny list on top of bubblewrap's namespaces. Whatever a namespace already
+// blocks (mount needs CAP_SYS_ADMIN, which the sandbox has not) is denied here too, so a kernel
+// bug in one layer is not enough. libseccomp builds the BPF (architecture checks, syscall numbers);
+// the list is ours (design/sandbox.md says why each entry is on it).
+#include "sandbox/filter.hpp"
+
+#include <fcntl.h>
+#include <linux/sched.h>
+#include <seccomp.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <memory>
+#include <string>
+
+namespace tooluse::sandbox::detail {
+namespace {
+
+// Refused with EPERM whatever their arguments.
+const char* const denied[] = {
+    // debugging and reading other processes
+    "ptrace", "process_vm_readv", "process_vm_writev", "kcmp", "pidfd_getfd",
+    // file systems and the root
+    "mount", "umount", "umount2", "pivot_root", "chroot", "fsopen", "fsconfig", "fsmount",
+    "fspick", "move_mount", "open_tree", "mount_setattr", "open_by_handle_at",
+    "name_to_handle_at", "swapon", "swapoff", "quotactl", "quotactl_fd",
+    // namespaces (nested sandboxes are where most user-namespace kernel bugs are reached)
+    "unshare", "setns",
+    // kernel keyring, BPF, perf, modules, kexec, reboot
+    "keyctl", "add_key", "request_key", "bpf", "perf_event_open", "init_module",
+    "finit_module", "delete_module", "kexec_load", "kexec_file_load", "reboot",
+    // the rest of a host administrator's calls
+    "acct", "syslog", "settimeofday", "clock_settime", "clock_adjtime", "adjtimex", "sethostname",
+    "setdomainname", "iopl", "ioperm", "vhangup", "lookup_dcookie", "nfsservctl", "uselib",
+    "userfaultfd", "io_uring_setup", "io_uring_enter", "io_uring_register",
+    "fanotify_init", "migrate_pages", "move_pages", "ustat", "sysfs",
+    "_sysctl", "vm86", "vm86old", "create_module", "get_kernel_syms", "query_module",
+    nullptr};
+
+struct ctx_deleter {
+  void operator()(scmp_filter_ctx c) const { seccomp_release(c); }
+};
+
+int add(scmp_filter_ctx ctx, const char* name, std::uint32_t action, unsigned count = 0,
+        const scmp_arg_cmp* args = nullptr) {
+  const int nr = seccomp_syscall_resolve_name(name);
+  if (nr == __NR_SCMP_ERROR) return 0;  // not on this architecture (e.g. vm86 on x86-64)
+  return seccomp_rule_add_array(ctx, action, nr, count, args);
+}
+
+}  // namespace
+
+const char* const* denied_syscalls() { return denied; }
+
+result<int> compiled_filter() {
+  std::unique_ptr<void, ctx_deleter> ctx(seccomp_init(SCMP_ACT_ALLOW));
+  if (!ctx) return fail(errc::io_error, "seccomp: cannot create a filter");
+  const std::uint32_t eperm = SCMP_ACT_ERRNO(EPERM);
+  int rc = 0;
+  for (const char* const* n = denied; *n && rc == 0; ++n) rc = add(ctx.get(), *n, eperm);
+  // clone with a namespace flag makes a nested namespace; clone3 passes its flags in memory a
+  // filter cannot read, so it is refused with ENOSYS, and libc falls back to clone.
+  for (unsigned long flag : {CLONE_NEWUSER, CLONE_NEWNS, CLONE_NEWPID, CLONE_NEWNET, CLONE_NEWUTS,
+                             CLONE_NEWIPC, CLONE_NEWCGROUP}) {
+    if (rc != 0) break;
+    scmp_arg_cmp cmp = SCMP_A0(SCMP_CMP_MASKED_EQ, flag, flag);
+    rc = add(ctx.get(), "clone", eperm, 1, &cmp);
+  }
+  if (rc == 0) rc = add(ctx.get(), "clone3", SCMP_ACT_ERRNO(ENOSYS));
+  // Terminal injection: TIOCSTI pushes input into the terminal (--new-session already detaches
+  // the sandbox from it), TIOCLINUX reaches the console. The request is compared on its low 32
+  // bits, as the kernel reads it.
+  for (unsigned long req : {static_cast<unsigned long>(TIOCSTI), static_cast<unsigned long>(TIOCLINUX)}) {
+    if (rc != 0) break;
+    scmp_arg_cmp cmp = SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffUL, req);
+    rc = add(ctx.get(), "ioctl", eperm, 1, &cmp);
+  }
+  if (rc != 0)
+    return fail(errc::io_error, std::string("seccomp: cannot add a rule: ") + std::strerror(-rc));
+  // Only the native architecture: a 32-bit system call (int 0x80 on x86-64) kills the process,
+  // so the deny list cannot be bypassed through another syscall table (libseccomp's default
+  // bad-architecture action).
+  const int fd = ::memfd_create("tooluse-seccomp", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+  if (fd < 0) return fail(errc::io_error, std::string("memfd_create: ") + std::strerror(errno));
+  rc = seccomp_export_bpf(ctx.get(), fd);
+  if (rc != 0 || ::lseek(fd, 0, SEEK_SET) != 0) {
+    ::close(fd);
+    return fail(errc::io_error, std::string("seccomp: cannot export the filter: ") + std::strerror(-rc));
+  }
+  ::fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL);
+  return fd;
+}
+
+}  // namespace tooluse::sandbox::detail
