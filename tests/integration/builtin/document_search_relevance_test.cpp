@@ -22,7 +22,7 @@ struct expectation {
 const expectation cases[] = {
     {"path traversal symlink leads outside the root folder refused", "src/builtin/path_guard"},
     {"time zone locate_zone ambiguous nonexistent local time", "src/builtin/time_zones"},
-    {"bubblewrap sandbox unshare network writable work folder", "src/builtin/shell"},
+    {"bubblewrap sandbox unshare network writable work folder", "src/sandbox/"},
     {"FTS5 bm25 snippet sqlite index", "document_"},
     {"registry listener replace unregister tool name", "tools/registry"},
 };
@@ -77,7 +77,7 @@ TEST(document_search_relevance, cli_index_persists_across_processes) {
   auto hits = tooluse::parse_json(out);
   ASSERT_TRUE(hits) << out;
   ASSERT_FALSE(hits->empty());
-  EXPECT_NE((*hits)[0]["id"].get<std::string>().find("src/builtin/shell"), std::string::npos) << out;
+  EXPECT_NE((*hits)[0]["id"].get<std::string>().find("src/sandbox/"), std::string::npos) << out;
   EXPECT_NE((*hits)[0]["snippet"].get<std::string>().find("["), std::string::npos);
   // A third process removes a document; a fourth no longer finds it.
   std::string id = (*hits)[0]["id"];

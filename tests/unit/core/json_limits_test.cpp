@@ -108,6 +108,8 @@ TEST(json_limits, unbounded_json_parse_appears_only_on_trusted_text) {
       {"src/schema/metaschema.cpp", "the metaschema compiled into the binary"},
       {"src/store/queue.cpp", "rows tooluse wrote to its own queue"},
       {"src/store/run_store.cpp", "rows tooluse wrote to its own journal"},
+      {"apps/tooluse/conventions.cpp",
+       "re-reads, for the error's line and column, text parse_json already bounded and refused as a syntax error"},
   };
   std::vector<std::string> offenders;
   const fs::path root = fs::path(TOOLUSE_SOURCE_DIR);
