@@ -16,21 +16,12 @@
 #include <re2/re2.h>
 
 #include "eval/java.hpp"
+#include "eval/re_cache.hpp"
 
 namespace tooluse::eval::detail {
 
 namespace {
 
-const RE2& cached(const std::string& pattern) {
-  static std::mutex mu;
-  static std::unordered_map<std::string, std::unique_ptr<RE2>> cache;
-  std::lock_guard<std::mutex> lock(mu);
-  auto& slot = cache[pattern];
-  if (!slot) slot = std::make_unique<RE2>(pattern);
-  return *slot;
-}
-
-re2::StringPiece sp(std::string_view s) { return re2::StringPiece(s.data(), s.size()); }
 
 // re.match(r"^BODY$", s): whole string, or all but a final "\n" (Python's `$`).
 bool match_dollar(std::string_view s, const std::string& body) {

@@ -13,19 +13,11 @@
 
 #include "eval/java.hpp"  // python_int / python_float / python_strip / python_trim1
 #include "eval/js.hpp"
+#include "eval/re_cache.hpp"
 
 namespace tooluse::eval::detail {
 namespace {
 
-const RE2& cached(const std::string& pattern) {
-  static std::mutex mu;
-  static std::unordered_map<std::string, std::unique_ptr<RE2>> cache;
-  std::lock_guard<std::mutex> lock(mu);
-  auto& slot = cache[pattern];
-  if (!slot) slot = std::make_unique<RE2>(pattern);
-  return *slot;
-}
-re2::StringPiece sp(std::string_view s) { return re2::StringPiece(s.data(), s.size()); }
 
 const std::string kWs =
     R"([\t-\r\x1c-\x20\x{85}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}])";
