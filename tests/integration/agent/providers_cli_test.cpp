@@ -7,7 +7,7 @@
 #include "support/cli_process.hpp"
 #include "support/fake_llm_server.hpp"
 
-namespace tooluse::testing {
+namespace tooluse::testing::providers_cli_test {
 namespace {
 
 struct variant {

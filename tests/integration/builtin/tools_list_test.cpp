@@ -8,6 +8,7 @@
 #include "support/test_support.hpp"
 #include "tooluse/json.hpp"
 
+namespace tools_list_test {
 namespace {
 
 std::string run(const std::string& command, int& status) {
@@ -63,3 +64,4 @@ TEST(builtin_cli, tools_call_runs_a_file_tool_inside_the_root) {
 }
 
 }  // namespace
+}  // namespace tools_list_test

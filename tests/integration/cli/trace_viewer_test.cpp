@@ -12,7 +12,7 @@
 #include "support/fake_llm_server.hpp"
 #include "tooluse/http/client.hpp"
 
-namespace tooluse::testing {
+namespace tooluse::testing::trace_viewer_test {
 namespace {
 
 // record_run writes a trace: turn 1 asks for three calculator calls at once (one fails), turn 2

@@ -14,7 +14,7 @@
 #include "support/fake_llm_server.hpp"
 #include "support/postgres_fixture.hpp"
 
-namespace tooluse::testing {
+namespace tooluse::testing::worker_test {
 namespace {
 
 constexpr int calls = 12;

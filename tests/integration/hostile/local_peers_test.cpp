@@ -12,7 +12,7 @@
 #include "tooluse/builtin/files.hpp"
 #include "tooluse/schema/translate.hpp"
 
-namespace tooluse::hostile {
+namespace tooluse::hostile::local_peers_test {
 namespace {
 
 bool contains(const std::string& s, std::string_view what) { return s.find(what) != std::string::npos; }

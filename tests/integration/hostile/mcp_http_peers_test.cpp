@@ -12,7 +12,7 @@
 #include "tooluse/mcp/client.hpp"
 #include "tooluse/mcp/http_client_transport.hpp"
 
-namespace tooluse::hostile {
+namespace tooluse::hostile::mcp_http_peers_test {
 namespace {
 
 using namespace std::chrono_literals;

@@ -16,7 +16,7 @@
 #include "tooluse/mcp/stdio_client_transport.hpp"
 #include "tooluse/mcp/transport.hpp"
 
-namespace tooluse::hostile {
+namespace tooluse::hostile::stdio_peers_test {
 namespace {
 
 using namespace std::chrono_literals;

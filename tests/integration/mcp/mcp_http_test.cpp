@@ -10,6 +10,7 @@
 #include "tooluse/mcp/http_server.hpp"
 #include "tooluse/mcp/server.hpp"
 
+namespace mcp_http_test {
 namespace mcp = tooluse::mcp;
 namespace http = tooluse::http;
 using tooluse::json;
@@ -115,3 +116,4 @@ TEST(mcp_cli, serve_stdio_lists_and_calls_a_builtin_tool) {
   for (std::size_t start = 0, nl; (nl = out.find('\n', start)) != std::string::npos; start = nl + 1)
     EXPECT_EQ(out[start], '{') << "stdout must carry only JSON-RPC lines";
 }
+}  // namespace mcp_http_test

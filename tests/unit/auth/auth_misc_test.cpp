@@ -15,7 +15,7 @@
 #include "support/test_support.hpp"
 #include "tooluse/auth/oauth.hpp"
 
-namespace tooluse::auth {
+namespace tooluse::auth::auth_misc_test {
 namespace {
 
 // get sends one raw HTTP GET to 127.0.0.1:port and returns the whole answer.

@@ -13,7 +13,7 @@
 #include "support/test_support.hpp"
 #include "tooluse/auth/oauth.hpp"
 
-namespace tooluse::auth {
+namespace tooluse::auth::oauth_client_test {
 namespace {
 
 using detail::find_param;

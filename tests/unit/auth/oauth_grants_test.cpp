@@ -9,7 +9,7 @@
 #include "as_peer.hpp"
 #include "support/test_support.hpp"
 
-namespace tooluse::auth {
+namespace tooluse::auth::oauth_grants_test {
 namespace {
 
 using namespace testing;

@@ -11,7 +11,7 @@
 #include "as_peer.hpp"
 #include "support/test_support.hpp"
 
-namespace tooluse::auth {
+namespace tooluse::auth::oauth_lifecycle_test {
 namespace {
 
 using namespace testing;

@@ -10,7 +10,7 @@
 #include "as_peer.hpp"
 #include "tooluse/auth/resource_server.hpp"
 
-namespace tooluse::auth {
+namespace tooluse::auth::oauth_roundtrip_test {
 namespace {
 
 using namespace testing;

@@ -8,7 +8,7 @@
 #include "as_peer.hpp"
 #include "support/test_support.hpp"
 
-namespace tooluse::auth {
+namespace tooluse::auth::oauth_wire_test {
 namespace {
 
 using namespace testing;

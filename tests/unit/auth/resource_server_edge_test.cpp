@@ -10,7 +10,7 @@
 #include "tooluse/auth/oauth.hpp"
 #include "tooluse/auth/resource_server.hpp"
 
-namespace tooluse::auth {
+namespace tooluse::auth::resource_server_edge_test {
 namespace {
 
 long long now() {

@@ -9,6 +9,7 @@
 
 #include "tooluse/builtin/calculator.hpp"
 
+namespace calculator_functions_test {
 namespace {
 
 using tooluse::errc;
@@ -207,3 +208,4 @@ TEST(calculator_functions, evaluate_is_pure_and_safe_from_many_threads) {
 }
 
 }  // namespace
+}  // namespace calculator_functions_test

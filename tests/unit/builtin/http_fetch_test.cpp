@@ -8,6 +8,7 @@
 #include "tooluse/builtin/web.hpp"
 #include "web_test_util.hpp"
 
+namespace http_fetch_test {
 namespace {
 using tooluse::json;
 using tooluse::testing::call_tool;
@@ -167,3 +168,4 @@ TEST(http_fetch, connect_guard_refuses_private_addresses_at_connect_time) {
   EXPECT_FALSE(static_cast<bool>(tooluse::builtin::detail::connect_guard(*u, {.allow_private_addresses = true})));
 }
 }  // namespace
+}  // namespace http_fetch_test

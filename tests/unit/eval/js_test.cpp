@@ -10,7 +10,7 @@
 #include "eval/decode_error.hpp"
 #include "eval/js.hpp"
 
-namespace tooluse::eval::detail {
+namespace tooluse::eval::detail::js_test {
 namespace {
 
 struct parse_case {

@@ -5,7 +5,7 @@
 #include "tooluse/llm/anthropic_messages.hpp"
 #include "tooluse/llm/openai_chat.hpp"
 
-namespace tooluse::llm {
+namespace tooluse::llm::encode_test {
 namespace {
 
 tool dotted_tool() {
@@ -69,8 +69,8 @@ TEST(retry_delay, honours_retry_after_and_caps_it) {
 }
 
 TEST(openai_chat, reports_401_with_the_provider_message) {
-  testing::fake_llm_server server;
-  server.push(testing::error_response(401, "Incorrect API key provided"));
+  tooluse::testing::fake_llm_server server;
+  server.push(tooluse::testing::error_response(401, "Incorrect API key provided"));
   openai_chat model({.base_url = server.url("/v1"), .api_key = "k", .model = "m"});
   auto r = model.complete({.messages = {message::user("hi")}});
   ASSERT_FALSE(r);
@@ -81,8 +81,8 @@ TEST(openai_chat, reports_401_with_the_provider_message) {
 }
 
 TEST(openai_chat, assembles_streamed_reasoning_text_and_usage_with_price) {
-  testing::fake_llm_server server;
-  server.push(testing::openai_response({.text = "hello", .input_tokens = 1000000,
+  tooluse::testing::fake_llm_server server;
+  server.push(tooluse::testing::openai_response({.text = "hello", .input_tokens = 1000000,
                                         .output_tokens = 500000, .reasoning = "think"}, true));
   openai_chat model({.base_url = server.url("/v1"), .model = "m",
                      .price = llm::price{.input_per_mtok = 2, .output_per_mtok = 8}});
@@ -97,8 +97,8 @@ TEST(openai_chat, assembles_streamed_reasoning_text_and_usage_with_price) {
 }
 
 TEST(openai_chat, cancellation_stops_a_slow_request) {
-  testing::fake_llm_server server;
-  auto slow = testing::openai_response({.text = "late"}, false);
+  tooluse::testing::fake_llm_server server;
+  auto slow = tooluse::testing::openai_response({.text = "late"}, false);
   slow.delay = std::chrono::milliseconds(3000);
   server.push(slow);
   openai_chat model({.base_url = server.url("/v1"), .model = "m"});

@@ -10,7 +10,7 @@
 #include "tooluse/llm/openai_responses.hpp"
 #include "tooluse/llm/prices.hpp"
 
-namespace tooluse::llm {
+namespace tooluse::llm::providers_encode_test {
 namespace {
 
 tool dotted_tool() {

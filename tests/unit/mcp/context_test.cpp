@@ -12,6 +12,7 @@
 #include "mcp/server_impl.hpp"
 #include "unit/mcp/mcp_test_util.hpp"
 
+namespace context_test {
 namespace mcp = tooluse::mcp;
 namespace jsonrpc = tooluse::jsonrpc;
 using namespace tooluse::mcp::test;
@@ -278,3 +279,4 @@ TEST(mcp_context, outbound_messages_stop_after_close) {
   server.log(mcp::log_level::emergency, "x");
   EXPECT_EQ(got.size(), 1u);
 }
+}  // namespace context_test

@@ -7,6 +7,7 @@
 
 #include "unit/mcp/mcp_test_util.hpp"
 
+namespace dispatch_test {
 namespace mcp = tooluse::mcp;
 using namespace tooluse::mcp::test;
 using tooluse::json;
@@ -312,3 +313,4 @@ TEST(mcp_dispatch, notifications_before_initialized_are_not_sent) {
   ASSERT_TRUE(n);
   EXPECT_EQ((*n)["method"], "notifications/prompts/list_changed");
 }
+}  // namespace dispatch_test

@@ -5,6 +5,7 @@
 
 #include "unit/mcp/mcp_test_util.hpp"
 
+namespace features_test {
 namespace mcp = tooluse::mcp;
 using namespace tooluse::mcp::test;
 using tooluse::errc;
@@ -338,3 +339,4 @@ TEST(mcp_features, server_log_respects_each_sessions_level) {
   ASSERT_TRUE(q);
   EXPECT_EQ((*q)["params"]["level"], "critical");  // info was filtered out
 }
+}  // namespace features_test

@@ -10,6 +10,7 @@
 #include "unit/mcp/http_test_util.hpp"
 #include "unit/mcp/mcp_test_util.hpp"
 
+namespace http_guard_test {
 namespace mcp = tooluse::mcp;
 using namespace tooluse::mcp::test;
 using tooluse::json;
@@ -220,3 +221,4 @@ TEST(mcp_http_guard, subscriptions_listen_acknowledges_on_an_event_stream) {
   s.server.add_tool({.name = "later"}, text_tool("x"));
   EXPECT_NE(c.read_until("tools/list_changed").find("\"9\""), std::string::npos);
 }
+}  // namespace http_guard_test

@@ -9,6 +9,7 @@
 #include "unit/mcp/http_test_util.hpp"
 #include "unit/mcp/mcp_test_util.hpp"
 
+namespace http_routes_test {
 namespace mcp = tooluse::mcp;
 using namespace tooluse::mcp::test;
 using tooluse::json;
@@ -211,3 +212,4 @@ TEST(mcp_http_routes, start_refuses_a_host_that_is_not_an_address) {
   ASSERT_FALSE(ok);
   EXPECT_EQ(ok.error().code, tooluse::errc::invalid_argument);
 }
+}  // namespace http_routes_test

@@ -20,6 +20,7 @@
 #include "unit/mcp/http_test_util.hpp"
 #include "unit/mcp/mcp_test_util.hpp"
 
+namespace http_session_conn_test {
 namespace mcp = tooluse::mcp;
 using namespace tooluse::mcp::test;
 using namespace std::chrono_literals;
@@ -212,3 +213,4 @@ TEST(mcp_http_session_conn, a_stateless_post_is_a_one_message_connection) {
   }
   EXPECT_EQ(s.http.stats().sessions, 0u);
 }
+}  // namespace http_session_conn_test

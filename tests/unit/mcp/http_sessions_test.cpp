@@ -13,6 +13,7 @@
 #include "unit/mcp/http_test_util.hpp"
 #include "unit/mcp/mcp_test_util.hpp"
 
+namespace http_sessions_test {
 namespace mcp = tooluse::mcp;
 using namespace tooluse::mcp::test;
 using namespace std::chrono_literals;
@@ -157,3 +158,4 @@ TEST(mcp_http_sessions, a_session_version_header_keeps_a_session_request_on_the_
   EXPECT_EQ(r.status, 200);
   EXPECT_FALSE(json::parse(r.body)["result"].contains("resultType"));  // not answered statelessly
 }
+}  // namespace http_sessions_test

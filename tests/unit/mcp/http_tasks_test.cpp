@@ -8,6 +8,7 @@
 #include "unit/mcp/http_test_util.hpp"
 #include "unit/mcp/mcp_test_util.hpp"
 
+namespace http_tasks_test {
 namespace mcp = tooluse::mcp;
 using namespace tooluse::mcp::test;
 using tooluse::json;
@@ -83,3 +84,4 @@ TEST(mcp_http_tasks, tasks_methods_without_the_extension_are_400) {
   EXPECT_EQ(r.status, 400);  // -32021 missing capability is a 400
   EXPECT_EQ(json::parse(r.body)["error"]["code"], -32021);
 }
+}  // namespace http_tasks_test

@@ -11,6 +11,7 @@
 #include "unit/mcp/http_test_util.hpp"
 #include "unit/mcp/mcp_test_util.hpp"
 
+namespace http_wire_test {
 namespace mcp = tooluse::mcp;
 using namespace tooluse::mcp::test;
 using tooluse::json;
@@ -219,3 +220,4 @@ TEST(mcp_http_wire, an_idle_keep_alive_connection_is_closed_after_idle_timeout) 
     std::this_thread::yield();
   EXPECT_EQ(s.http.stats().connections, 0u);
 }
+}  // namespace http_wire_test

@@ -14,6 +14,7 @@
 
 #include "tooluse/mcp/connection.hpp"
 
+namespace line_connection_test {
 namespace mcp = tooluse::mcp;
 using namespace std::chrono_literals;
 using tooluse::errc;
@@ -193,3 +194,4 @@ TEST(mcp_line_connection, many_threads_send_whole_lines) {
     last[t] = n;
   }
 }
+}  // namespace line_connection_test

@@ -9,6 +9,7 @@
 #include "tooluse/mcp/transport.hpp"
 #include "mcp/server_impl.hpp"
 
+namespace server_test {
 namespace mcp = tooluse::mcp;
 using tooluse::json;
 using tooluse::tool_result;
@@ -239,3 +240,4 @@ TEST(mcp_server, server_log_reaches_every_session_every_time) {
   EXPECT_EQ(b.load(), 4);
   mcp::server_access::close_session(f.server, sb);
 }
+}  // namespace server_test

@@ -8,6 +8,7 @@
 #include "support/response_gate.hpp"
 #include "unit/mcp/mcp_test_util.hpp"
 
+namespace session_life_test {
 namespace mcp = tooluse::mcp;
 using namespace tooluse::mcp::test;
 using tooluse::json;
@@ -150,3 +151,4 @@ TEST(mcp_session_life, a_stateless_read_that_fails_carries_no_cache_hints) {
   EXPECT_EQ((*missing)["error"]["data"]["uri"], "mem://gone");
   EXPECT_FALSE(missing->contains("result"));
 }
+}  // namespace session_life_test

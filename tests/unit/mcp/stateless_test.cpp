@@ -9,6 +9,7 @@
 #include "unit/mcp/mcp_test_util.hpp"
 #include "mcp/server_impl.hpp"
 
+namespace stateless_test {
 namespace mcp = tooluse::mcp;
 using namespace tooluse::mcp::test;
 using tooluse::errc;
@@ -310,3 +311,4 @@ TEST(mcp_stateless, listeners_get_the_notifications_they_asked_for_until_release
   ASSERT_EQ(resources.size(), 3u);
   EXPECT_EQ(resources.got[2]["method"], "notifications/resources/list_changed");
 }
+}  // namespace stateless_test

@@ -11,6 +11,7 @@
 #include "support/response_gate.hpp"
 #include "unit/mcp/mcp_test_util.hpp"
 
+namespace task_flows_test {
 namespace mcp = tooluse::mcp;
 using namespace tooluse::mcp::test;
 using tooluse::json;
@@ -308,3 +309,4 @@ TEST(mcp_task_flows, destroying_the_server_stops_a_running_task) {
   std::lock_guard lock(mu);
   EXPECT_TRUE(saw_stop);
 }
+}  // namespace task_flows_test

@@ -11,6 +11,7 @@
 #include "support/response_gate.hpp"
 #include "unit/mcp/mcp_test_util.hpp"
 
+namespace task_runner_test {
 namespace mcp = tooluse::mcp;
 using namespace tooluse::mcp::test;
 using tooluse::json;
@@ -315,3 +316,4 @@ TEST(mcp_tasks_v1, a_throwing_admission_is_a_tool_error_and_no_task) {
   auto list = c.request(req(3, "tasks/list"));
   EXPECT_TRUE((*list)["result"]["tasks"].empty());
 }
+}  // namespace task_runner_test

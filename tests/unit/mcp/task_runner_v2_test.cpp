@@ -8,6 +8,7 @@
 #include "support/response_gate.hpp"
 #include "unit/mcp/mcp_test_util.hpp"
 
+namespace task_runner_v2_test {
 namespace mcp = tooluse::mcp;
 using namespace tooluse::mcp::test;
 using tooluse::json;
@@ -263,3 +264,4 @@ TEST(mcp_tasks_v2, expired_terminal_tasks_are_forgotten) {
   auto kept = c.request(req(2, "tasks/get", task_req(live.id)));
   EXPECT_EQ((*kept)["result"]["status"], "working");
 }
+}  // namespace task_runner_v2_test

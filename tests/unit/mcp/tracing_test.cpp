@@ -8,6 +8,7 @@
 #include "tooluse/telemetry/trace.hpp"
 #include "unit/mcp/mcp_test_util.hpp"
 
+namespace tracing_test {
 namespace mcp = tooluse::mcp;
 namespace tel = tooluse::telemetry;
 using namespace tooluse::mcp::test;
@@ -133,3 +134,4 @@ TEST(mcp_tracing, a_malformed_traceparent_starts_a_new_trace) {
     }
   EXPECT_EQ(found, 2);
 }
+}  // namespace tracing_test

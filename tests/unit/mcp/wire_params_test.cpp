@@ -6,6 +6,7 @@
 #include "tooluse/mcp/transport.hpp"
 #include "tooluse/mcp/wire.hpp"
 
+namespace wire_params_test {
 namespace mcp = tooluse::mcp;
 namespace wire = tooluse::mcp::wire;
 using tooluse::json;
@@ -126,3 +127,4 @@ TEST(mcp_wire, notifications_encode_in_wire_order) {
   ASSERT_FALSE(bad);
   EXPECT_EQ(bad.error().message, "params: missing required property \"progress\"");
 }
+}  // namespace wire_params_test

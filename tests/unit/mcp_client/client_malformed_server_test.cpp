@@ -7,6 +7,7 @@
 #include "client_test_support.hpp"
 #include "log_sink.hpp"
 
+namespace client_malformed_server_test {
 namespace mcp = tooluse::mcp;
 using tooluse::errc;
 using tooluse::json;
@@ -205,3 +206,4 @@ TEST(mcp_client_malformed, null_params_count_as_none) {
   ASSERT_TRUE(r);
   EXPECT_EQ((*r)["result"]["roots"][0]["uri"], "file:///w") << r->dump();
 }
+}  // namespace client_malformed_server_test

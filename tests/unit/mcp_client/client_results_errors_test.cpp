@@ -8,6 +8,7 @@
 
 #include "client_test_support.hpp"
 
+namespace client_results_errors_test {
 namespace mcp = tooluse::mcp;
 using tooluse::errc;
 using tooluse::json;
@@ -116,3 +117,4 @@ TEST(mcp_client_results, a_malformed_completion_is_a_protocol_error) {
       contains(r.error().message, "scripted server: completion/complete result is malformed"))
       << r.error().message;
 }
+}  // namespace client_results_errors_test

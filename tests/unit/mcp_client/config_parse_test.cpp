@@ -6,6 +6,7 @@
 #include "support/test_support.hpp"
 #include "tooluse/mcp/client_config.hpp"
 
+namespace config_parse_test {
 using namespace tooluse;
 
 namespace {
@@ -132,3 +133,4 @@ TEST(client_config, load_reports_file_name) {
   EXPECT_NE(c.error().message.find(path.string()), std::string::npos);
   EXPECT_EQ(mcp::load_client_config(dir.path() / "none.json").error().code, errc::io_error);
 }
+}  // namespace config_parse_test

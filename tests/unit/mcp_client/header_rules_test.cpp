@@ -5,6 +5,7 @@
 
 #include "mcp_client/client_impl.hpp"
 
+namespace header_rules_test {
 namespace mcp = tooluse::mcp;
 using tooluse::json;
 
@@ -112,3 +113,4 @@ TEST(mcp_header_value, safe_text_is_sent_as_is_and_the_rest_in_the_base64_sentin
   EXPECT_EQ(mcp::encode_header_value("=?base64?abc?="), "=?base64?PT9iYXNlNjQ/YWJjPz0=?=");
   EXPECT_EQ(mcp::encode_header_value("=?base64?abc"), "=?base64?abc");
 }
+}  // namespace header_rules_test

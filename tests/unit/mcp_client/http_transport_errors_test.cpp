@@ -16,6 +16,7 @@
 #include "support/fake_llm_server.hpp"
 #include "tooluse/mcp/http_client_transport.hpp"
 
+namespace http_transport_errors_test {
 namespace mcp = tooluse::mcp;
 using tooluse::errc;
 using tooluse::error;
@@ -436,3 +437,4 @@ TEST(mcp_http_transport_errors, a_url_that_is_not_http_is_refused_when_made) {
   EXPECT_EQ(ok->describe(), "https://example.test/mcp");
   EXPECT_TRUE(ok->carries_headers());
 }
+}  // namespace http_transport_errors_test

@@ -9,6 +9,7 @@
 #include "tooluse/mcp/mount.hpp"
 #include "unit/mcp_client/log_sink.hpp"
 
+namespace mount_wire_test {
 using namespace tooluse;
 
 namespace {
@@ -54,3 +55,4 @@ TEST(mount_wire, a_malformed_tool_is_skipped_naming_its_path) {
 }
 
 }  // namespace
+}  // namespace mount_wire_test

@@ -13,6 +13,7 @@
 #include "tooluse/sandbox/check.hpp"
 #include "unit/mcp_client/stdio_recorder.hpp"
 
+namespace stdio_sandbox_test {
 using namespace tooluse;
 
 namespace {
@@ -169,3 +170,4 @@ TEST(stdio_server_sandbox, config_errors_name_the_field) {
 }
 
 }  // namespace
+}  // namespace stdio_sandbox_test

@@ -10,6 +10,7 @@
 #include "tooluse/mcp/stdio_client_transport.hpp"
 #include "unit/mcp_client/stdio_recorder.hpp"
 
+namespace stdio_transport_edges_test {
 using namespace tooluse;
 using namespace std::chrono_literals;
 
@@ -194,3 +195,4 @@ TEST(stdio_transport_edges, it_describes_itself_by_name_or_by_its_command) {
   EXPECT_EQ(unnamed.describe(), "stdio server `/bin/sh -c exit 0`");
   EXPECT_THROW(mcp::stdio_client_transport({.command = {""}}), std::invalid_argument);
 }
+}  // namespace stdio_transport_edges_test

@@ -13,6 +13,7 @@
 #include "tooluse/mcp/stdio_client_transport.hpp"
 #include "unit/mcp_client/stdio_recorder.hpp"
 
+namespace stdio_transport_test {
 using namespace tooluse;
 using namespace std::chrono_literals;
 
@@ -155,3 +156,4 @@ TEST(stdio_client_transport, close_from_on_closed_handler_does_not_deadlock) {
 TEST(stdio_client_transport, rejects_empty_command) {
   EXPECT_THROW(mcp::stdio_client_transport({}), std::invalid_argument);
 }
+}  // namespace stdio_transport_test

@@ -6,6 +6,7 @@
 
 #include "tooluse/schema/coerce.hpp"
 
+namespace coerce_paths_test {
 namespace {
 
 using tooluse::json;
@@ -198,3 +199,4 @@ TEST(coerce_options, coercions_render_every_field_for_metadata) {
 }
 
 }  // namespace
+}  // namespace coerce_paths_test

@@ -3,6 +3,7 @@
 
 #include "tooluse/schema/coerce.hpp"
 
+namespace coerce_test {
 namespace {
 
 using tooluse::json;
@@ -138,3 +139,4 @@ TEST(coerce, coercions_render_for_metadata) {
 }
 
 }  // namespace
+}  // namespace coerce_test

@@ -4,6 +4,7 @@
 
 #include "tooluse/schema/validator.hpp"
 
+namespace validator_errors_test {
 namespace {
 
 using tooluse::json;
@@ -149,3 +150,4 @@ TEST(validator_errors, false_schema_and_dependent_required) {
 }
 
 }  // namespace
+}  // namespace validator_errors_test

@@ -8,6 +8,7 @@
 
 #include "tooluse/schema/validator.hpp"
 
+namespace validator_keywords_test {
 namespace {
 
 using tooluse::json;
@@ -263,3 +264,4 @@ TEST(validator_keywords, boolean_root_schemas) {
 }
 
 }  // namespace
+}  // namespace validator_keywords_test

@@ -11,7 +11,7 @@
 
 #include "support/fake_llm_server.hpp"
 
-namespace tooluse::telemetry {
+namespace tooluse::telemetry::trace_test {
 namespace {
 
 namespace t = tooluse::testing;

@@ -4,7 +4,7 @@
 
 #include "textcall_test_util.hpp"
 
-namespace tooluse::textcall {
+namespace tooluse::textcall::format_cases_test {
 namespace {
 
 struct expected_call {

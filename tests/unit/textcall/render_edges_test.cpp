@@ -5,7 +5,7 @@
 
 #include "textcall_test_util.hpp"
 
-namespace tooluse::textcall {
+namespace tooluse::textcall::render_edges_test {
 namespace {
 
 tool_call call(std::string name, json args) {

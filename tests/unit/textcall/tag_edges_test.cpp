@@ -6,7 +6,7 @@
 
 #include "textcall_test_util.hpp"
 
-namespace tooluse::textcall {
+namespace tooluse::textcall::tag_edges_test {
 namespace {
 
 using testing::parse_chunked;

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <thread>
 
+namespace registry_test {
 using namespace tooluse;
 
 namespace {
@@ -158,3 +159,4 @@ TEST(tool_registry, concurrent_registration_lookup_and_call) {
   EXPECT_EQ(calls.load(), kThreads * kPerThread);
   EXPECT_EQ(r.size(), static_cast<std::size_t>(kThreads * kPerThread / 2));
 }
+}  // namespace registry_test
