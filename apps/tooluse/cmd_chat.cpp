@@ -48,6 +48,8 @@ class answer_deadline {
       if (!ended.stop_requested()) source_.request_stop();
     });
   }
+  answer_deadline(const answer_deadline&) = delete;  // the timer holds `this`
+  answer_deadline& operator=(const answer_deadline&) = delete;
   std::stop_token token() const { return source_.get_token(); }
   bool passed() const { return source_.stop_requested(); }
 

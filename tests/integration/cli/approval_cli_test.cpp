@@ -122,6 +122,16 @@ TEST_F(approval_cli, mcp_tools_marked_destructive_ask_first_in_every_command) {
   r = tooluse({"mcp", "call", "--server", served(), "file_write", "path=c.txt", "content=c", "-y"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(read_file(dir.path() / "c.txt"), "c");
+  {
+    // On a terminal mcp call asks, as tools call does.
+    terminal_session s({"mcp", "call", "--server", served(), "file_write", "path=t.txt", "content=t"},
+                       dir.path(), {.stdin_on_terminal = true});
+    ASSERT_TRUE(s.wait_for("? [y/N] ")) << s.output();
+    EXPECT_NE(s.output().find("allow file_write"), std::string::npos) << s.output();
+    s.type("y\r");
+    EXPECT_EQ(s.finish(), 0) << s.output();
+  }
+  EXPECT_EQ(read_file(dir.path() / "t.txt"), "t");
   r = tooluse({"mcp", "call", "--server", served(), "calculator", "expression=6*7"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "42\n");
