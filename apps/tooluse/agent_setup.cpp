@@ -17,6 +17,7 @@
 
 #include "conventions.hpp"
 #include "tooluse/llm/record_replay.hpp"
+#include "tooluse/schema/translate.hpp"
 #include "tooluse/textcall/prompt_provider.hpp"
 
 namespace tooluse::cli {
@@ -234,8 +235,11 @@ void add_model_flags(CLI::App& cmd, model_flags& f) {
                  "ANTHROPIC_API_KEY, or GEMINI_API_KEY then GOOGLE_API_KEY; ./.env is read too)");
   cmd.add_option("--config", f.config, "TOML config file (default ~/.config/tooluse/config.toml)");
   cmd.add_option("--system", f.system, "System prompt");
-  cmd.add_option("--tool-choice", f.tool_choice,
-                 "auto, none, required, or a tool name (applies to the first request)");
+  auto* choice = cmd.add_option("--tool-choice", f.tool_choice,
+                                "auto, none, required, or a tool name (applies to the first "
+                                "request)");
+  complete_with(choice, {"auto", "none", "required"});
+  complete_with(choice, value_source::tool_names);
   cmd.add_option("--max-turns", f.max_turns, "Model requests per run (default 10)");
   cmd.add_option("--max-tokens", f.max_tokens, "Output token limit per request");
   cmd.add_option("--max-cost", f.max_cost,
@@ -247,14 +251,17 @@ void add_model_flags(CLI::App& cmd, model_flags& f) {
   cmd.add_flag("--strict", f.strict,
                "OpenAI strict mode for tool schemas; keywords strict mode rejects are left out "
                "of what the model sees (calls are still checked against the full schema)");
-  cmd.add_flag("--yes,-y", f.yes, "Approve dangerous tools without asking");
+  add_yes_flag(cmd, f.yes);
   cmd.add_option("--record", f.record, "Record the HTTP exchanges to FILE (JSON Lines)");
   cmd.add_option("--replay", f.replay, "Replay HTTP exchanges from FILE instead of the network");
   add_provider_flags(cmd, f.extras);
-  cmd.add_option("--tool-format", f.tool_format,
-                 "Prompt-based tool calling for models without native tools: hermes, pythonic, "
-                 "json, mistral, llama3, granite, qwen3-coder, deepseek, harmony, ..., or auto "
-                 "(tools are described in the system prompt, calls parsed from the text)");
+  complete_with(
+      cmd.add_option("--tool-format", f.tool_format,
+                     "Prompt-based tool calling for models without native tools: hermes, "
+                     "pythonic, json, mistral, llama3, granite, qwen3-coder, deepseek, harmony, "
+                     "..., or auto (tools are described in the system prompt, calls parsed from "
+                     "the text)"),
+      text_format_names());
 }
 
 result<resolved_model> resolve_model(model_flags& f, registry_flags& r) {
@@ -353,6 +360,21 @@ status check_tool_choice(const model_flags& f, const tool_registry& registry) {
                                           "\" is not auto, none, required or an offered tool" +
                                           (best.empty() ? "" : "; did you mean \"" + best + "\"?") +
                                           "\noffered tools: " + list);
+}
+
+void note_strict_drops(const model_flags& f, const tool_registry& registry) {
+  if (!f.strict) return;
+  for (const auto& e : registry.list()) {
+    const tool& t = e->definition;
+    auto strict = schema::export_tool({.name = t.name, .description = t.description,
+                                       .input_schema = t.input_schema},
+                                      schema::export_target::openai_strict, "",
+                                      {.drop_unsupported = false});
+    if (!strict)
+      std::cerr << "tooluse: note: --strict: the model sees tool \"" << t.name
+                << "\" without what strict mode cannot express (" << strict.error().message
+                << "); its calls are still checked against the full schema\n";
+  }
 }
 
 exec::event_callback progress_lines(tool_spinner* spinner) {

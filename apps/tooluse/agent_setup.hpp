@@ -63,6 +63,11 @@ std::string usage_summary(const llm::usage& u, bool priced);
 /// `registry` (the message lists the choices).
 status check_tool_choice(const model_flags& flags, const tool_registry& registry);
 
+/// note_strict_drops prints, with --strict, a note on stderr for each tool whose schema holds
+/// what OpenAI's strict mode cannot express, naming the keyword (the model sees the schema
+/// without it; calls are still checked against the full schema).
+void note_strict_drops(const model_flags& flags, const tool_registry& registry);
+
 /// progress_lines returns an executor event callback that prints each progress report of a
 /// running tool (MCP notifications/progress of mounted servers included) as
 /// "[progress] NAME 3/10 message" through the spinner, only when stderr is a terminal.

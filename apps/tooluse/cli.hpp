@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "errors.hpp"
 
@@ -24,12 +25,34 @@ struct command_registrar {
   command_registrar(int order, command_setup setup);
 };
 
+/// value_source names where shell completion finds values that change with the user's setup.
+enum class value_source {
+  tool_names,     ///< the registry the line's --root, --shell, --network, --mcp ... flags give
+  run_ids,        ///< the runs of the line's --store (or TOOLUSE_STORE), never created
+  waiting_calls,  ///< the calls the run named by the first positional waits on
+};
+
+/// complete_with says what shell completion offers for the value of `opt` (an option or a
+/// positional): fixed `values`, or those of `source`; both may be given. The values of a
+/// CLI::IsMember check are offered without it.
+void complete_with(CLI::Option* opt, std::vector<std::string> values);
+void complete_with(CLI::Option* opt, value_source source);
+
+/// text_format_names are the --tool-format / --format names of prompt-based tool calling.
+std::vector<std::string> text_format_names();
+
+/// complete_line prints, one a line, the words that complete the last of `words` (the command
+/// line after "tooluse"; the last word may be empty): `tooluse __complete WORD...`, which the
+/// completion scripts call. Never creates a store.
+int complete_line(const CLI::App& root, std::vector<std::string> words);
+
 /// read_text_file reads a file or, for "-", stdin; on failure prints a usage error.
 bool read_text_file(const std::string& path, std::string& out);
 
 }  // namespace tooluse::cli
 
 #include <memory>
+#include <optional>
 
 #include "tooluse/builtin/builtins.hpp"
 #include "tooluse/tools/registry.hpp"
@@ -56,6 +79,20 @@ void add_registry_flags(CLI::App& cmd, registry_flags& flags);
 /// Errors: a name in --tools that is not a tool (message lists the available ones); a bad
 /// --mcp file or a server that cannot start.
 result<std::unique_ptr<tool_registry>> make_registry(const registry_flags& flags);
+
+/// add_yes_flag adds the one pre-approval flag every command that runs tools takes, spelled
+/// the same everywhere: --yes (-y). Without it a dangerous tool (built-in dangerous, named by
+/// --confirm, or an MCP tool with destructiveHint true and not readOnlyHint) is asked about on
+/// the terminal before each call, and refused when there is no terminal.
+CLI::Option* add_yes_flag(CLI::App& cmd, bool& yes);
+
+/// needs_approval is the usage error (exit 2) of `command` asked to call the dangerous `tool`
+/// with no terminal to ask on and no --yes.
+int needs_approval(const std::string& command, const std::string& tool);
+
+/// destructive_by_hints is the MCP part of the approval rule: a server's tool that declares
+/// destructiveHint true and not readOnlyHint true asks before each call.
+bool destructive_by_hints(std::optional<bool> destructive, std::optional<bool> read_only);
 
 /// gated_tool_hint returns, for a built-in tool the flags leave off (web_search without
 /// --network, shell without --shell), the message saying which flag enables it; else "".

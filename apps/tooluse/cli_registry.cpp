@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <sstream>
 
 #include "cli.hpp"
@@ -20,6 +21,24 @@ void add_registry_flags(CLI::App& cmd, registry_flags& flags) {
                  "tools do (e.g. an MCP server's tools with side effects)");
 }
 
+CLI::Option* add_yes_flag(CLI::App& cmd, bool& yes) {
+  return cmd.add_flag("--yes,-y", yes,
+                      "Approve dangerous tools without asking (otherwise each call is asked "
+                      "about on the terminal, and refused when there is none)");
+}
+
+int needs_approval(const std::string& command, const std::string& tool) {
+  return report_error(exit_status::usage,
+                      command + ": tool \"" + tool +
+                          "\" is dangerous and needs approval, and there is no terminal to ask on",
+                      "Pass --yes to approve its calls (the same flag in every command that runs "
+                      "tools).");
+}
+
+bool destructive_by_hints(std::optional<bool> destructive, std::optional<bool> read_only) {
+  return destructive.value_or(false) && !read_only.value_or(false);
+}
+
 namespace {
 
 // Mounts the --mcp servers into `reg`, keeping only `wanted` names when it is not empty.
@@ -32,6 +51,17 @@ status mount_mcp(tool_registry& reg, const std::string& path,
   auto mounts = mcp::mount_servers(reg, *config, options);
   if (!mounts) return fail(mounts.error().code, "--mcp " + path + ": " + mounts.error().message);
   mcp::bind_to_registry(reg, std::move(*mounts));
+  // The approval rule: a tool its server calls destructive asks before each call, as the
+  // built-in dangerous tools do.
+  for (const auto& entry : reg.list()) {
+    const tool& t = entry->definition;
+    if (t.dangerous || std::find(t.tags.begin(), t.tags.end(), "mcp") == t.tags.end() ||
+        !destructive_by_hints(t.annotations.destructive, t.annotations.read_only))
+      continue;
+    tool def = t;
+    def.dangerous = true;
+    reg.add(def, entry->handler, {.replace = true});
+  }
   return {};
 }
 

@@ -5,7 +5,11 @@
 // (stdin piped from a file or a program) plain std::getline, one line per message.
 #include <unistd.h>
 
+#include <condition_variable>
 #include <cstdio>
+#include <mutex>
+#include <stop_token>
+#include <thread>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -28,6 +32,30 @@ struct chat_options {
   registry_flags tools;
   model_flags model;
   bool no_history_file = false;
+  std::chrono::milliseconds timeout{0};  ///< deadline for each answer (0: none)
+};
+
+// answer_deadline stops one answer (its model requests and tool calls) when --timeout passes.
+class answer_deadline {
+ public:
+  explicit answer_deadline(std::chrono::milliseconds timeout) {
+    if (timeout.count() <= 0) return;
+    timer_ = std::jthread([this, timeout](std::stop_token ended) {
+      std::mutex m;
+      std::condition_variable_any cv;
+      std::unique_lock lock(m);
+      cv.wait_for(lock, ended, timeout, [] { return false; });
+      if (!ended.stop_requested()) source_.request_stop();
+    });
+  }
+  answer_deadline(const answer_deadline&) = delete;  // the timer holds `this`
+  answer_deadline& operator=(const answer_deadline&) = delete;
+  std::stop_token token() const { return source_.get_token(); }
+  bool passed() const { return source_.stop_requested(); }
+
+ private:
+  std::stop_source source_;
+  std::jthread timer_;  // last: joined before the source it uses goes
 };
 
 std::filesystem::path history_path() {
@@ -115,6 +143,7 @@ int chat(chat_options& o) {
   auto registry = make_registry(o.tools);
   if (!registry) return usage_error(registry.error().message);
   if (auto ok = check_tool_choice(o.model, **registry); !ok) return usage_error(ok.error().message);
+  note_strict_drops(o.model, **registry);
   auto spinner = make_stderr_spinner();
   exec::executor executor(**registry, {.max_threads = 8,
                                        .approval = approval_prompt(o.model.yes, spinner.get()),
@@ -184,10 +213,15 @@ int chat(chat_options& o) {
                 << (best.empty() ? "" : "; did you mean " + best + "?") << " (/help lists them)\n";
       continue;
     }
-    auto r = a.run(*line);
+    answer_deadline deadline(o.timeout);
+    auto r = a.run(*line, deadline.token());
     session += a.last_run().usage;
     if (!r) {
-      std::cerr << "\nerror: " << r.error().message << "\n";
+      std::cerr << "\nerror: "
+                << (deadline.passed()
+                        ? "the answer was stopped at its --timeout of " + format_duration(o.timeout)
+                        : r.error().message)
+                << "\n";
       continue;
     }
     if (!options.stream) std::cout << r->answer;
@@ -201,6 +235,9 @@ void setup(CLI::App& app, app_state& state) {
   auto* cmd = app.add_subcommand("chat", "Talk with a model that can call tools (interactive)");
   add_registry_flags(*cmd, o->tools);
   add_model_flags(*cmd, o->model);
+  add_duration_option(*cmd, "--timeout", o->timeout,
+                      "Deadline for each answer (90s, 5m): when it passes, the model request and "
+                      "tool calls in flight are cancelled and the session goes on");
   cmd->add_flag("--no-history-file", o->no_history_file,
                 "Keep the line history for this session only (do not read or write "
                 "~/.local/state/tooluse/chat_history)");

@@ -18,8 +18,8 @@ struct node {
 
 std::vector<const CLI::App*> children(const CLI::App& app) {
   std::vector<const CLI::App*> out;
-  for (const auto* s :
-       app.get_subcommands([](const CLI::App* a) { return !a->get_name().empty(); }))
+  for (const auto* s : app.get_subcommands(
+           [](const CLI::App* a) { return !a->get_name().empty() && !a->get_group().empty(); }))
     out.push_back(s);
   return out;
 }
@@ -80,9 +80,11 @@ std::string bash_script(const std::vector<node>& nodes) {
          "  if [[ $cur == -* ]]; then\n"
          "    COMPREPLY=($(compgen -W \"$(_tooluse_flags \"$cmdpath\")\" -- \"$cur\"))\n"
          "  else\n"
-         "    COMPREPLY=($(compgen -W \"$(_tooluse_subs \"$cmdpath\")\" -- \"$cur\"))\n"
-         "    [[ ${#COMPREPLY[@]} -eq 0 && -z $(_tooluse_subs \"$cmdpath\") ]] && "
-         "COMPREPLY=($(compgen -f -- \"$cur\"))\n"
+         "    # Subcommands, tool names, run ids and flag values come from the binary itself.\n"
+         "    local IFS=$'\\n'\n"
+         "    COMPREPLY=($(\"${COMP_WORDS[0]}\" __complete \"${COMP_WORDS[@]:1:COMP_CWORD}\" "
+         "2>/dev/null))\n"
+         "    [[ ${#COMPREPLY[@]} -eq 0 ]] && COMPREPLY=($(compgen -f -- \"$cur\"))\n"
          "  fi\n"
          "}\n"
          "complete -F _tooluse tooluse\n";
@@ -111,8 +113,10 @@ std::string zsh_script(const std::vector<node>& nodes) {
          "  done\n"
          "  local cur=\"${words[CURRENT]}\" c\n"
          "  local -a all\n"
+         "  # Subcommands, tool names, run ids and flag values come from the binary itself.\n"
          "  if [[ $cur == -* ]]; then all=(${=$(_tooluse_flags \"$cmdpath\")}); else "
-         "all=(${=$(_tooluse_subs \"$cmdpath\")}); fi\n"
+         "all=(${(f)\"$(${words[1]} __complete \"${(@)words[2,CURRENT]}\" 2>/dev/null)\"}); "
+         "fi\n"
          "  for c in $all; do [[ $c == \"$cur\"* ]] && print -r -- $c; done\n"
          "  return 0\n"
          "}\n"
@@ -147,7 +151,15 @@ std::string fish_script(const std::vector<node>& nodes) {
          "  if string match -q -- '-*' $cur\n"
          "    string split ' ' -- (__tooluse_flags \"$cmdpath\") | string match -v ''\n"
          "  else\n"
-         "    string split ' ' -- (__tooluse_subs \"$cmdpath\") | string match -v ''\n"
+         "    # Subcommands, tool names, run ids and flag values come from the binary itself.\n"
+         "    set -l args $tokens\n"
+         "    set -e args[1]\n"
+         "    set -l found ($tokens[1] __complete $args \"$cur\" 2>/dev/null)\n"
+         "    if test (count $found) -gt 0\n"
+         "      printf '%s\\n' $found\n"
+         "    else\n"
+         "      __fish_complete_path \"$cur\"\n"
+         "    end\n"
          "  end\n"
          "end\n"
          "complete -c tooluse -f -a '(__tooluse_complete)'\n";

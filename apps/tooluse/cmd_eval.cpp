@@ -201,7 +201,8 @@ void setup(CLI::App& app, app_state& state) {
   report->add_option("--results", ro->results_root, "A folder with one folder of *_result.json per model")->required();
   report->add_option("--models", ro->models, "Only these model folders")->delimiter(',');
   report->add_option("--decoder", ro->decoder, "Decoder for models BFCL does not know (native, pythonic, hermes, ...)");
-  report->add_option("--format", ro->format, "csv (default), markdown or html (one page, sortable, with bar charts)");
+  complete_with(report->add_option("--format", ro->format, "csv (default), markdown or html (one page, sortable, with bar charts)"),
+                {"csv", "markdown", "html"});
   report->add_option("--out", ro->out, "Write to FILE instead of standard output");
   report->callback([ro, &state] { state.action = [ro] { return eval_report(*ro); }; });
 

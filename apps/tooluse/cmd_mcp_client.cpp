@@ -5,6 +5,11 @@
 #include <iostream>
 #include <map>
 
+#include <unistd.h>
+
+#include <optional>
+
+#include "agent_setup.hpp"
 #include "cli.hpp"
 #include "conventions.hpp"
 #include "tooluse/mcp/client.hpp"
@@ -26,6 +31,7 @@ struct client_flags {
   std::string tool;
   std::vector<std::string> args;
   bool task = false;
+  bool yes = false;
 };
 
 void add_client_flags(CLI::App& cmd, client_flags& f) {
@@ -179,17 +185,34 @@ int call_tool(const client_flags& f) {
   auto c = connect(f, *server);
   if (!c) return server_failed(f, c.error());
   json schema = json::object();
+  bool destructive = false;
   if (auto tools = (*c)->list_tools()) {
     bool found = false;
     for (const auto& t : *tools)
       if (t.value("name", "") == f.tool) {
         schema = t.value("inputSchema", json::object());
+        const json a = t.value("annotations", json::object());
+        auto hint = [&](const char* k) {
+          return a.contains(k) && a[k].is_boolean() ? std::optional<bool>(a[k].get<bool>())
+                                                    : std::nullopt;
+        };
+        destructive = destructive_by_hints(hint("destructiveHint"), hint("readOnlyHint"));
         found = true;
       }
     if (!found) return unknown_tool(f, json(*tools));
   }
   auto args = parse_tool_arguments(f.args, schema);
   if (!args) return usage_error("mcp call " + f.tool + ": " + args.error().message);
+  // The approval rule of every command that runs tools: a tool its server calls destructive is
+  // asked about on the terminal, refused without one unless --yes is given.
+  if (destructive && !f.yes) {
+    if (!::isatty(STDIN_FILENO)) return needs_approval("mcp call", f.tool);
+    tool def{.name = f.tool};
+    tool_call call = tool_call::from_text("cli", f.tool, dump_json(*args));
+    auto d = approval_prompt(false)({.definition = def, .call = call, .session = ""});
+    if (d.kind != exec::approval_kind::approve)
+      return report_error(exit_status::failed, "mcp call: " + d.message);
+  }
   mcp::call_options opts;
   if (f.task) {
     // --task: run the call as a task and show its status until the result arrives.
@@ -238,7 +261,10 @@ const char* call_footer =
     "  tooluse mcp call --server 'npx -y @modelcontextprotocol/server-everything' add a=2 b=40\n"
     "  tooluse mcp call --url http://127.0.0.1:3001/mcp echo '{\"message\": \"hi\"}' --json\n"
     "  tooluse mcp call --url http://127.0.0.1:3001/mcp slow_compute seconds=5 --task\n"
-    "Exit status: 0 ok, 1 the tool returned an error or the server failed, 2 bad usage.";
+    "A tool the server marks destructive (destructiveHint, not readOnlyHint) is asked about\n"
+    "first; --yes approves.\n"
+    "Exit status: 0 ok, 1 the tool returned an error, the server failed or the call was refused,\n"
+    "2 bad usage, or a destructive tool with no terminal to ask on and no --yes.";
 
 void setup(CLI::App& app, app_state& state) {
   auto* mcp_cmd = mcp_command(app);
@@ -252,6 +278,7 @@ void setup(CLI::App& app, app_state& state) {
   add_client_flags(*call, *co);
   call->add_option("tool", co->tool, "The tool's name")->required();
   call->add_option("args", co->args, "'JSON', key=value ..., or - for JSON on stdin");
+  add_yes_flag(*call, co->yes);
   call->add_flag("--task", co->task,
                  "Run the call as an MCP task (2025-11-25: ask for one; 2026-07-28: the server "
                  "decides) and print its status on stderr until the result arrives");

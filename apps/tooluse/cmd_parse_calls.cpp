@@ -74,9 +74,9 @@ int render_tools(const parse_calls_options& o) {
 void setup(CLI::App& app, app_state& state) {
   auto opts = std::make_shared<parse_calls_options>();
   auto* parse = app.add_subcommand("parse-calls", "Find the tool calls in model text read from stdin");
-  parse->add_option("--format", opts->format, "hermes, pythonic, json, fenced-json, mistral, llama3, "
+  complete_with(parse->add_option("--format", opts->format, "hermes, pythonic, json, fenced-json, mistral, llama3, "
                     "granite, functionary-v3.1, functionary-v3.2, deepseek, qwen3-coder, harmony, "
-                    "command-r7b or auto")->capture_default_str();
+                    "command-r7b or auto")->capture_default_str(), text_format_names());
   parse->add_option("--schema", opts->schema_path, "JSON file with the tool definitions (types "
                     "string-valued arguments)");
   parse->add_flag("--in-reasoning", opts->in_reasoning, "The text starts inside <think> (the prompt opened it)");
@@ -86,7 +86,8 @@ void setup(CLI::App& app, app_state& state) {
   parse->callback([opts, &state] { state.action = [opts] { return parse_calls(*opts); }; });
 
   auto* render = app.add_subcommand("render-tools", "Print the system-prompt block announcing tools in a format");
-  render->add_option("--format", opts->format, "Format name, as for parse-calls")->capture_default_str();
+  complete_with(render->add_option("--format", opts->format, "Format name, as for parse-calls")->capture_default_str(),
+                text_format_names());
   render->add_option("--schema", opts->schema_path, "JSON file with the tool definitions")->required();
   render->callback([opts, &state] { state.action = [opts] { return render_tools(*opts); }; });
 }

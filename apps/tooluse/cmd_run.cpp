@@ -160,6 +160,7 @@ int run_agent(run_request& o) {
   auto registry = make_registry(o.tools);
   if (!registry) return usage_error(registry.error().message);
   if (auto ok = check_tool_choice(o.model, **registry); !ok) return usage_error(ok.error().message);
+  note_strict_drops(o.model, **registry);
   std::ofstream trace;
   if (!o.trace.empty()) {
     trace.open(o.trace, std::ios::trunc);

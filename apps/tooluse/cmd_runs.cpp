@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "conventions.hpp"
 #include "run_command.hpp"
 #include "tooluse/store/store.hpp"
 
@@ -18,6 +19,7 @@ struct runs_flags {
   int limit = 50;
   bool json_output = false;
   bool yes = false;
+  std::chrono::milliseconds timeout{0};
 };
 
 // open opens the store the runs commands read. They never create one: a SQLite file that is
@@ -186,6 +188,7 @@ int resume(const runs_flags& f) {
                  .resume = true};
   req.question = info->question;
   req.json_output = f.json_output;
+  req.timeout = f.timeout;
   s->reset();  // run_agent opens its own connection
   return run_agent(req);
 }
@@ -209,16 +212,19 @@ void setup(CLI::App& app, app_state& state) {
   auto* sh = runs->add_subcommand(
       "show", "Show a run: status, answer, its journal, calls waiting for approval");
   add_store(sh);
-  sh->add_option("id", f->id, "The run id")->required();
+  complete_with(sh->add_option("id", f->id, "The run id")->required(), value_source::run_ids);
   sh->add_flag("--json", f->json_output, "Print JSON");
   sh->callback([f, &state] { state.action = [f] { return show(*f); }; });
   auto* re = runs->add_subcommand(
       "resume", "Finish a run: completed model requests and tool calls are not repeated");
   add_store(re);
-  re->add_option("id", f->id, "The run id")->required();
+  complete_with(re->add_option("id", f->id, "The run id")->required(), value_source::run_ids);
   re->add_flag("--json", f->json_output,
                "Print {answer, turns, tool_calls, usage, run_id} as JSON");
-  re->add_flag("--yes,-y", f->yes, "Approve dangerous tools without asking");
+  add_yes_flag(*re, f->yes);
+  add_duration_option(*re, "--timeout", f->timeout,
+                      "Deadline for the rest of the run (90s, 5m), as for tooluse run: when it "
+                      "passes, the calls in flight are cancelled and the command exits 1");
   re->footer(
       "Secrets (API keys) come from the environment again; everything else from the store.\n"
       "Exit status: 0 answered, 1 failed, 2 bad usage, 3 waits for an approval.");
@@ -233,8 +239,10 @@ void setup(CLI::App& app, app_state& state) {
         name, std::string(name == std::string("approve") ? "Approve" : "Deny") +
                   " a call the run waits for (all of them without CALL_ID)");
     add_store(c);
-    c->add_option("id", f->id, "The run id")->required();
-    c->add_option("call_id", f->call_id, "The model's tool-call id (see `tooluse runs show`)");
+    complete_with(c->add_option("id", f->id, "The run id")->required(), value_source::run_ids);
+    complete_with(
+        c->add_option("call_id", f->call_id, "The model's tool-call id (see `tooluse runs show`)"),
+        value_source::waiting_calls);
     if (d == store::decision::denied)
       c->add_option("--message", f->message,
                     "What the model is told (default: the user denied it)");

@@ -74,9 +74,10 @@ void setup(CLI::App& app, app_state& state) {
   auto opts = std::make_shared<export_options>();
   auto* cmd = schema_command(app)->add_subcommand(
       "export", "Translate tool definitions for a provider (OpenAI, Anthropic, Gemini, MCP)");
-  cmd->add_option("--to", opts->to,
-                  "Target: openai, openai-strict, responses, anthropic, gemini or mcp")
-      ->required();
+  complete_with(cmd->add_option("--to", opts->to,
+                                "Target: openai, openai-strict, responses, anthropic, gemini or mcp")
+                    ->required(),
+                {"openai", "openai-strict", "responses", "anthropic", "gemini", "mcp"});
   cmd->add_option("tool", opts->input,
                   "Tool definition(s): MCP, OpenAI, Anthropic, Gemini or BFCL JSON, one or an "
                   "array (- for stdin)")

@@ -1,6 +1,9 @@
 // tooluse tools list | call: inspect and call the registered tools.
 #include <iostream>
 
+#include <unistd.h>
+
+#include "agent_setup.hpp"
 #include "cli.hpp"
 #include "conventions.hpp"
 #include "tooluse/exec/executor.hpp"
@@ -16,6 +19,7 @@ struct tools_options {
   std::string name;
   std::vector<std::string> arguments;
   std::chrono::milliseconds timeout{0};
+  bool yes = false;
 };
 
 int list_tools(const tools_options& o) {
@@ -60,13 +64,14 @@ int call_tool(const tools_options& o) {
   if (!errors.empty())
     return usage_error("arguments for \"" + o.name + "\" do not match its schema:\n" +
                        schema::format_errors(errors));
-  // Through the execution engine for the tool's timeout; the person typing the command is the
-  // approval, and the output is printed whole as before.
+  // The approval rule of every command that runs tools: a dangerous tool is asked about on the
+  // terminal, refused without one unless --yes is given.
+  if (entry->definition.dangerous && !o.yes && !::isatty(STDIN_FILENO))
+    return needs_approval("tools call", o.name);
+  // Through the execution engine for the tool's timeout; the output is printed whole.
   exec::executor ex(**reg, {.max_threads = 1,
                             .default_max_output_bytes = 0,
-                            .approval = [](const exec::approval_request&) {
-                              return exec::approval_decision::approve();
-                            }});
+                            .approval = approval_prompt(o.yes)});
   tool_result r =
       ex.call(tool_call::from_text("cli", o.name, dump_json(*args)), {.timeout = o.timeout});
   if (o.json_output) {
@@ -90,16 +95,20 @@ void setup(CLI::App& app, app_state& state) {
   auto* call =
       tools->add_subcommand("call", "Call one tool (arguments as JSON, key=value or - for stdin)");
   add_registry_flags(*call, opts->flags);
-  call->add_option("name", opts->name, "Tool name")->required();
+  complete_with(call->add_option("name", opts->name, "Tool name")->required(),
+                value_source::tool_names);
   call->add_option("arguments", opts->arguments, "'JSON', key=value ..., or - for JSON on stdin");
   call->add_flag("--json", opts->json_output, "Print the result as MCP CallToolResult JSON");
+  add_yes_flag(*call, opts->yes);
   add_duration_option(*call, "--timeout", opts->timeout,
                       "Deadline for the call (500ms, 30s, 2m); when it passes the call is "
                       "cancelled and the command exits 1");
   call->footer(std::string(tool_arguments_help) +
                "\nExamples:\n  tooluse tools call calculator expression='2**10'\n"
                "  echo '{\"expression\": \"1+1\"}' | tooluse tools call calculator -\n"
-               "Exit status: 0 success, 1 the tool returned an error, 2 bad usage or arguments.");
+               "A dangerous tool (marked [dangerous] by tools list) is asked about first; --yes approves.\n"
+               "Exit status: 0 success, 1 the tool returned an error or the call was refused, 2 bad "
+               "usage or arguments, or a dangerous tool with no terminal to ask on and no --yes.");
   call->callback([opts, &state] { state.action = [opts] { return call_tool(*opts); }; });
 }
 

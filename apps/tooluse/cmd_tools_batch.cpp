@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "agent_setup.hpp"
 #include "cli.hpp"
 #include "conventions.hpp"
 #include "tooluse/exec/executor.hpp"
@@ -67,12 +68,9 @@ int run_batch(const batch_options& o) {
   auto reg = make_registry(o.flags);
   if (!reg) return usage_error(reg.error().message);
 
-  exec::approval_policy policy = [approve = o.approve](const exec::approval_request& r) {
-    if (approve) return exec::approval_decision::approve();
-    return exec::approval_decision::reject("tool \"" + r.definition.name +
-                                           "\" is dangerous; the user did not pass --yes");
-  };
-  exec::executor ex(**reg, {.max_threads = o.parallel, .approval = policy});
+  // The approval rule of every command that runs tools: each dangerous call is asked about on
+  // the terminal; without one, it is refused (its result says to pass --yes).
+  exec::executor ex(**reg, {.max_threads = o.parallel, .approval = approval_prompt(o.approve)});
   const auto start = std::chrono::steady_clock::now();
   auto results = ex.run_all(*calls, {.timeout = o.timeout});
   const auto wall = std::chrono::duration_cast<std::chrono::microseconds>(
@@ -119,9 +117,9 @@ void setup(CLI::App& app, app_state& state) {
                       "Deadline for the whole batch, e.g. 500ms, 30s, 2m (0: none)");
   batch->add_flag("--json", opts->json_output,
                   "Print {\"results\":[{\"name\",\"is_error\",\"content\",\"ms\"}],\"wall_ms\"}");
-  // --yes as in every other command that runs tools; --approve is its older spelling.
-  batch->add_flag("--yes,-y,--approve", opts->approve,
-                  "Run dangerous tools without asking (otherwise they are rejected)");
+  // --yes as in every other command that runs tools; --approve is its older spelling, hidden.
+  add_yes_flag(*batch, opts->approve);
+  batch->add_flag("--approve", opts->approve, "The older spelling of --yes")->group("");
   batch->footer("Exit status: 0 every call succeeded, 1 some call returned an error, 2 bad usage.");
   batch->callback([opts, &state] { state.action = [opts] { return run_batch(*opts); }; });
 }

@@ -6,6 +6,9 @@
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <tuple>
+#include <utility>
+#include <vector>
 
 #include "cli.hpp"
 #include "durable.hpp"
@@ -13,24 +16,51 @@
 
 namespace tooluse::cli {
 
+namespace {
+
+// script_json writes `j` for inside a <script>: "</script" or "<!--" in the data could change
+// how the page is parsed; "<" occurs in JSON only inside strings, where "\u003c" is the same
+// character.
+std::string script_json(const json& j) {
+  std::string data = dump_json(j), out;
+  for (char c : data) c == '<' ? out += "\\u003c" : out += c;
+  return out;
+}
+
+// filled puts each value in place of its key's first occurrence in the page template; keys are
+// found in the template only, never in values already put in.
+std::string filled(const std::string& page,
+                   const std::vector<std::pair<std::string, json>>& values) {
+  std::vector<std::tuple<std::size_t, std::size_t, std::string>> at;  // position, length, text
+  for (const auto& [key, value] : values)
+    if (auto pos = page.find(key); pos != std::string::npos)
+      at.emplace_back(pos, key.size(), script_json(value));
+  std::sort(at.begin(), at.end());
+  std::string out;
+  std::size_t from = 0;
+  for (const auto& [pos, length, text] : at) {
+    out.append(page, from, pos - from);
+    out += text;
+    from = pos + length;
+  }
+  return out.append(page, from);
+}
+
+}  // namespace
+
 std::string trace_page(const std::string& id, const json& initial) {
   static const std::string page =
 #include "trace_page.inc"
       ;
-  // Inside <script>, "</script" or "<!--" in the data could change how the page is parsed;
-  // "<" occurs in JSON only inside strings, where "\u003c" is the same character.
-  auto script_json = [](const json& j) {
-    std::string data = dump_json(j), out;
-    for (char c : data) c == '<' ? out += "\\u003c" : out += c;
-    return out;
-  };
-  std::string out = page;
-  auto replace = [&](const std::string& key, const std::string& value) {
-    if (auto pos = out.find(key); pos != std::string::npos) out.replace(pos, key.size(), value);
-  };
-  replace("@RUN_ID@", script_json(id));  // a JS string literal, whatever the id holds
-  replace("@INITIAL@", script_json(initial));
-  return out;
+  // RUN_ID is a JS string literal, whatever the id holds.
+  return filled(page, {{"@RUN_ID@", json(id)}, {"@INITIAL@", initial}});
+}
+
+std::string runs_page(const json& summaries) {
+  static const std::string page =
+#include "runs_page.inc"
+      ;
+  return filled(page, {{"@RUNS@", summaries}});
 }
 
 namespace {
@@ -122,9 +152,10 @@ void setup(CLI::App& app, app_state& state) {
   trace->require_subcommand(1);
   auto* s = trace->add_subcommand(
       "serve", "Show runs as a web page: trace files or stored runs (live while still written)");
-  s->add_option("runs", o->args,
-                "Trace files written by tooluse run --trace FILE, or run ids of the --store "
-                "(none: every stored run)");
+  complete_with(s->add_option("runs", o->args,
+                              "Trace files written by tooluse run --trace FILE, or run ids of "
+                              "the --store (none: every stored run)"),
+                value_source::run_ids);
   s->add_option("--store", o->store,
                 "Show runs of this store: a SQLite file or a postgresql:// URL (default "
                 "$TOOLUSE_STORE)");

@@ -87,6 +87,9 @@ int main(int argc, char** argv) {
   std::stable_sort(regs.begin(), regs.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   for (auto& [order, setup] : regs) setup(app, state);
+  // The completion scripts' callback: what completes a command line (not a command a user types).
+  if (argc >= 2 && std::string(argv[1]) == "__complete")
+    return complete_line(app, std::vector<std::string>(argv + 2, argv + argc));
   if (int code = check_spelling(app, argc, argv); code >= 0) return code;
   try {
     app.parse(argc, argv);

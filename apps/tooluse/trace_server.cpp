@@ -122,11 +122,18 @@ http::response<http::string_body> answer(const http::request<http::string_body>&
   if (auto q = target.find('?'); q != std::string::npos)
     query = target.substr(q + 1), target.resize(q);
   auto runs = source.runs();
-  if (target == "/api/runs") {
+  auto summaries = [&] {
     json list = json::array();
-    for (const auto& r : runs) list.push_back({{"id", r.id}, {"title", r.title}});
-    return reply(http::status::ok, dump_json(list), "application/json");
-  }
+    for (const auto& r : runs) {
+      auto events = source.events(r.id, 0);
+      list.push_back(run_summary(r, events ? *events : std::vector<json>{}));
+    }
+    return list;
+  };
+  if (target == "/api/runs") return reply(http::status::ok, dump_json(summaries()), "application/json");
+  // The run list: at /runs, and at / when there is more than one run to show.
+  if (target == "/runs" || target == "/runs/" || (target == "/" && runs.size() > 1))
+    return reply(http::status::ok, runs_page(summaries()), "text/html; charset=utf-8");
   const std::string api = "/api/runs/", page = "/runs/";
   if (target.rfind(api, 0) == 0 && target.size() > api.size() + 7 &&
       target.compare(target.size() - 7, 7, "/events") == 0) {

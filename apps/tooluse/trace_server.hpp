@@ -6,6 +6,7 @@
 // Runs come from run_sources: the --trace JSON Lines files named on the command line, and the
 // durable run store (--store), whose journal steps are shown as the events a trace file holds.
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -46,8 +47,22 @@ std::shared_ptr<run_source> store_runs_source(std::unique_ptr<store::run_store> 
 /// message), tool_started -> tool_call, tool_finished -> tool_result (result text, is_error,
 /// ms), approval_waiting, answered -> answer, failed -> error; each with turn and ts (ms).
 /// `location` is the store's, for the commands shown on a call waiting for approval.
-json stored_run_events(const store::run_info& info, const std::vector<store::step>& steps,
-                       const std::string& location = "");
+/// An approval_waiting event whose call was decided carries "decision" ("approved" or
+/// "denied") and "decision_message", from `decisions` (call id -> decision and message).
+json stored_run_events(
+    const store::run_info& info, const std::vector<store::step>& steps,
+    const std::string& location = "",
+    const std::map<std::string, std::pair<store::decision, std::string>>& decisions = {});
+
+/// run_summary is a run's line in the run list (/api/runs): id, title, question, provider,
+/// model, status (running, waiting, done, failed), started (ts of its first event, ms since
+/// the epoch, or null), ms (first to last event), requests, input_tokens, output_tokens, cost
+/// (USD, 0 when the model has no price), tool_calls and errors (calls whose result is an error).
+json run_summary(const run_info& run, const std::vector<json>& events);
+
+/// runs_page returns the viewer's run list page: a table of `summaries` (run_summary) with a
+/// filter; the filter's initial text is the page's ?q= parameter.
+std::string runs_page(const json& summaries);
 
 /// combined_source lists the runs of all `sources` in order and reads a run from the first
 /// source that knows its id.

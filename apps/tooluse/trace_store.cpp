@@ -25,8 +25,9 @@ std::string shell_word(const std::string& w) {
 
 }  // namespace
 
-json stored_run_events(const store::run_info& info, const std::vector<store::step>& steps,
-                       const std::string& location) {
+json stored_run_events(
+    const store::run_info& info, const std::vector<store::step>& steps, const std::string& location,
+    const std::map<std::string, std::pair<store::decision, std::string>>& decisions) {
   std::vector<json> out;
   std::map<int, std::int64_t> requested;  // turn -> ts of its model request
   auto call_fields = [](json& e, const json& call) {
@@ -84,6 +85,12 @@ json stored_run_events(const store::run_info& info, const std::vector<store::ste
       e["event"] = "approval_waiting";
       call_fields(e, d.value("call", json::object()));
       e["reason"] = d.value("reason", "");
+      // How the person answered (tooluse runs approve|deny), once they have.
+      if (auto it = decisions.find(e["id"].get<std::string>());
+          it != decisions.end() && it->second.first != store::decision::none) {
+        e["decision"] = it->second.first == store::decision::approved ? "approved" : "denied";
+        e["decision_message"] = it->second.second;
+      }
       // What unblocks the run, as `tooluse run` prints it when it stops to wait.
       if (!location.empty()) {
         const std::string store = " --store " + shell_word(location);
@@ -136,7 +143,14 @@ class store_source : public run_source {
     if (!info) return fail(info.error());
     auto steps = store_->steps(id);
     if (!steps) return fail(steps.error());
-    json all = stored_run_events(*info, *steps, store_->location());
+    std::map<std::string, std::pair<store::decision, std::string>> decisions;
+    for (const auto& st : *steps) {
+      if (st.kind != "approval_waiting") continue;
+      const std::string call = st.data.value("call", json::object()).value("id", st.call_id);
+      if (!decisions.count(call))
+        if (auto d = store_->decision_for(id, call)) decisions[call] = *d;
+    }
+    json all = stored_run_events(*info, *steps, store_->location(), decisions);
     std::vector<json> out;
     for (std::size_t i = from; i < all.size(); ++i) out.push_back(all[i]);
     return out;

@@ -194,6 +194,28 @@ TEST_F(errors_cli, schema_export_to_strict_names_drop_unsupported) {
   EXPECT_EQ(dropped.exit_code, 0) << dropped.err;
 }
 
+// run --strict does not leave a keyword out silently: it names what the model does not see.
+TEST_F(errors_cli, run_strict_names_what_strict_mode_leaves_out) {
+  fake_llm_server server;
+  server.push(openai_response({.text = "42"}, false));
+  server.push(openai_response({.text = "42"}, false));
+  std::vector<std::string> args = {"run",     "What is 6*7?", "--base-url", server.url("/v1"),
+                                   "--model", "m",            "--tools",    "calculator",
+                                   "--no-stream"};
+  auto plain = tooluse(args, {{"OPENAI_API_KEY", "sk-test"}});
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_EQ(plain.err.find("--strict"), std::string::npos) << plain.err;
+  args.push_back("--strict");
+  auto r = tooluse(args, {{"OPENAI_API_KEY", "sk-test"}});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "42\n");
+  EXPECT_NE(r.err.find("tooluse: note: --strict: the model sees tool \"calculator\" without what "
+                       "strict mode cannot express ("),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("its calls are still checked against the full schema"), std::string::npos);
+}
+
 TEST_F(errors_cli, max_cost_help_says_the_run_stops_before_the_request) {
   auto r = tooluse({"run", "--help"});
   ASSERT_EQ(r.exit_code, 0);

@@ -42,7 +42,7 @@ TEST(sandbox_cli, the_shell_works_with_a_relative_root) {
   if (!sandbox_usable()) TOOLUSE_PEER_MISSING("the sandbox does not work here (tooluse sandbox check)");
   temp_dir dir;
   for (const char* root : {".", "./"}) {
-    auto r = run_tooluse({"tools", "call", "--shell", "--root", root, "shell", R"({"command": "pwd; echo made > f"})"},
+    auto r = run_tooluse({"tools", "call", "--shell", "--root", root, "--yes", "shell", R"({"command": "pwd; echo made > f"})"},
                          {}, dir.path());
     EXPECT_EQ(r.exit_code, 0) << root << ": " << r.err << r.out;
     EXPECT_NE(r.out.find(dir.path().string()), std::string::npos) << r.out;
@@ -53,7 +53,7 @@ TEST(sandbox_cli, the_shell_works_with_a_relative_root) {
 TEST(sandbox_cli, a_python_memory_hog_is_stopped_and_named) {
   if (!sandbox_usable()) TOOLUSE_PEER_MISSING("the sandbox does not work here (tooluse sandbox check)");
   temp_dir dir;
-  auto r = run_tooluse({"tools", "call", "--python", "python", R"j({"code": "x = ' ' * (4 * 10**9)"})j"}, {},
+  auto r = run_tooluse({"tools", "call", "--python", "--yes", "python", R"j({"code": "x = ' ' * (4 * 10**9)"})j"}, {},
                        dir.path());
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE((r.out + r.err).find("the memory limit (512 MB) was reached"), std::string::npos) << r.out << r.err;

@@ -66,8 +66,8 @@ TEST_F(tools_cli, batch_refuses_confirmed_tools_unless_approved) {
   json doc = json::parse(refused.out);
   EXPECT_EQ(doc["results"][0]["is_error"], true);
   EXPECT_EQ(doc["results"][0]["content"][0]["text"],
-            "the call to tool \"calculator\" was rejected: tool \"calculator\" is dangerous; the "
-            "user did not pass --yes");
+            "the call to tool \"calculator\" was rejected: the user did not approve "
+            "\"calculator\" (no terminal to ask on; the user can pass --yes)");
   // --yes as every command that runs tools spells it; --approve, the older spelling, still works.
   for (const char* flag : {"--yes", "-y", "--approve"}) {
     auto approved = tooluse({"tools", "batch", calls, "--json", "--confirm", "calculator", flag});
@@ -133,8 +133,11 @@ TEST_F(tools_cli, call_prints_tool_errors_on_stderr_and_results_on_stdout) {
   json r = json::parse(json_error.out);
   EXPECT_EQ(r["isError"], true);
   EXPECT_NE(r["content"][0]["text"].get<std::string>().find("division by zero"), std::string::npos);
-  // A --confirm tool is still run: the person typing the command is the approval.
+  // A --confirm tool asks, as in every command that runs tools: no terminal here, so --yes.
   auto confirmed = tooluse({"tools", "call", "calculator", "expression=3", "--confirm", "calculator"});
+  EXPECT_EQ(confirmed.exit_code, 2) << confirmed.err;
+  confirmed =
+      tooluse({"tools", "call", "calculator", "expression=3", "--confirm", "calculator", "--yes"});
   EXPECT_EQ(confirmed.exit_code, 0) << confirmed.err;
   EXPECT_EQ(confirmed.out, "3\n");
   auto not_object = tooluse({"tools", "call", "calculator", "42"});

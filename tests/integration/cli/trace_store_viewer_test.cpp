@@ -113,9 +113,20 @@ TEST(trace_store_viewer, chromium_shows_every_stored_tool_call_with_its_result) 
   EXPECT_NE(dom.find("out tokens"), std::string::npos);
   EXPECT_NE(dom.find("42 and 1024; 1/0 is undefined."), std::string::npos);
   EXPECT_NE(dom.find("status-done"), std::string::npos);
-  // Both stored runs are listed, linked by id.
-  EXPECT_NE(dom.find("href=\"/runs/run-wait\""), std::string::npos) << dom.substr(0, 3000);
-  EXPECT_NE(dom.find("href=\"/runs/run-calc\""), std::string::npos);
+  EXPECT_NE(dom.find("href=\"/runs\""), std::string::npos) << "a way to the run list";
+
+  // The run list (/ when there are several runs): both stored runs, linked by id, with status.
+  dom = rendered_dom(browser, url, dir.path() / "profile-list", status);
+  ASSERT_EQ(status, 0) << dom;
+  auto row = [&](const std::string& id) {
+    auto at = dom.find("data-run=\"" + id + "\"");
+    return at == std::string::npos ? std::string() : dom.substr(at, dom.find("</tr>", at) - at);
+  };
+  EXPECT_NE(row("run-calc").find("href=\"/runs/run-calc\""), std::string::npos) << dom.substr(0, 3000);
+  EXPECT_NE(row("run-calc").find("status-done"), std::string::npos) << row("run-calc");
+  EXPECT_NE(row("run-calc").find("openai · fake-model"), std::string::npos) << row("run-calc");
+  EXPECT_NE(row("run-wait").find("href=\"/runs/run-wait\""), std::string::npos);
+  EXPECT_NE(row("run-wait").find("waiting for approval"), std::string::npos) << row("run-wait");
 
   dom = rendered_dom(browser, url + "runs/run-wait", dir.path() / "profile2", status);
   ASSERT_EQ(status, 0) << dom;
@@ -148,6 +159,45 @@ TEST(trace_store_viewer, chromium_shows_every_stored_tool_call_with_its_result) 
   EXPECT_NE(w.find("42", result_at), std::string::npos) << w;
   EXPECT_NE(dom.find("It is 42."), std::string::npos);
   EXPECT_NE(dom.find("status-done"), std::string::npos);
+  EXPECT_NE(dom.find("2 model requests · 1 tool call · "), std::string::npos)
+      << dom.substr(0, 3000);
+  // The approval is shown: on the call, in the header and on the timeline.
+  EXPECT_NE(w.find("class=\"decision approved\">approved</span>"), std::string::npos) << w;
+  EXPECT_NE(w.find("for the decision"), std::string::npos) << w;
+  EXPECT_NE(dom.find("id=\"approvals\">1 approved</span>"), std::string::npos)
+      << dom.substr(0, 3000);
+  EXPECT_NE(dom.find("class=\"bar waiting\""), std::string::npos);
+}
+
+TEST(trace_store_viewer, a_denied_call_shows_the_denial_and_its_message) {
+  auto browser = chromium_path();
+  if (browser.empty()) TOOLUSE_PEER_MISSING("chromium is not installed (apt-get install chromium)");
+  fake_llm_server server;
+  temp_dir dir;
+  auto store = dir.path() / "runs.db";
+  server.push(
+      openai_response({.calls = {{"call_d", "calculator", R"({"expression":"7*6"})"}}}, false));
+  auto args = stored_run(server, "What is 7*6?", "run-deny", store);
+  args.insert(args.end(), {"--confirm", "calculator"});
+  ASSERT_EQ(run_tooluse(args, key, dir.path()).exit_code, 3);
+  auto r = run_tooluse({"runs", "deny", "run-deny", "--store", store.string(), "--message",
+                        "not today"},
+                       key, dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  server.push(openai_response({.text = "I was not allowed."}, false));
+  r = run_tooluse({"runs", "resume", "run-deny", "--store", store.string()}, key, dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  background_tooluse viewer({"trace", "serve", "--store", store.string()}, dir.path());
+  auto url = viewer_url(viewer);
+  ASSERT_FALSE(url.empty()) << viewer.stderr_so_far();
+  int status = 0;
+  // One run: / shows it.
+  std::string dom = rendered_dom(browser, url, dir.path() / "profile", status);
+  ASSERT_EQ(status, 0) << dom;
+  std::string c = card(dom, "call_d");
+  EXPECT_NE(c.find("class=\"decision denied\">denied</span>"), std::string::npos) << c;
+  EXPECT_NE(c.find("not today"), std::string::npos) << c;
+  EXPECT_NE(dom.find("id=\"approvals\">1 denied</span>"), std::string::npos) << dom.substr(0, 3000);
 }
 
 TEST(trace_store_viewer, api_follows_a_run_still_being_journaled) {
