@@ -16,7 +16,7 @@
 #include "support/cli_process.hpp"
 #include "tooluse/json.hpp"
 
-namespace tooluse::testing {
+namespace tooluse::testing::trace_view_golden_test {
 namespace {
 
 constexpr double t0 = 1764251400000;  // 2025-11-27 13:50:00 UTC
