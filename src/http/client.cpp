@@ -58,6 +58,12 @@ result<response> send(const request& req, const send_options& options) {
   if (auto ok = detail::check_url(req.url); !ok) return fail(ok.error());
   auto t = make_transfer(req);
   if (options.stop.stop_requested()) return fail(t->cancelled_error());
+  // The pool's own thread would wait here for itself.
+  if (on_pool_thread())
+    return fail(errc::invalid_argument,
+                "http request to " + t->host +
+                    ": http::send was called on the HTTP pool's thread (from a send_async or "
+                    "run_async callback), where it would wait for itself; use http::send_async");
   auto box = std::make_shared<mailbox>();
   if (options.on_headers)
     t->out.on_headers = [box](int status, const std::vector<header>& h) {

@@ -191,6 +191,19 @@ TEST(http_pool, send_async_completes_on_the_pool_thread_with_sends_result) {
   EXPECT_EQ(b.error().code, errc::invalid_argument);
 }
 
+TEST(http_pool, a_blocking_send_from_the_pool_thread_is_refused_instead_of_deadlocking) {
+  fake_llm_server server;
+  server.push({.body = "outer"});
+  std::promise<tooluse::result<http::response>> inner;
+  http::send_async({.url = server.url("/")}, {}, [&](tooluse::result<http::response>) {
+    inner.set_value(http::send({.url = server.url("/inner")}));
+  });
+  auto r = inner.get_future().get();
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, errc::invalid_argument);
+  EXPECT_TRUE(contains(r.error().message, "use http::send_async")) << r.error().message;
+}
+
 TEST(http_pool, post_runs_after_its_delay_or_at_once_on_a_stop_request) {
   std::promise<bool> ran;
   std::stop_source stop;
