@@ -146,6 +146,61 @@ result<json> openai_chat::encode_request(const chat_request& req) const {
   return body;
 }
 
+namespace {
+
+// exchange is one request to the model until its answer: the tool-name map the answer is
+// decoded with and, for a stream, the parser and the answer being assembled. The blocking
+// and the asynchronous path share it.
+struct exchange {
+  exchange(const chat_request& r, const stream_callbacks& cb, detail::wire_tools t,
+           std::size_t max_event_bytes)
+      : req(&r), callbacks(&cb), tools(std::move(t)), parser({.max_event_bytes = max_event_bytes}) {
+    state = stream_state{.req = req, .names = &tools.names, .callbacks = callbacks};
+  }
+  exchange(const exchange&) = delete;
+  exchange& operator=(const exchange&) = delete;
+
+  const chat_request* req;
+  const stream_callbacks* callbacks;
+  detail::wire_tools tools;
+  http::sse_parser parser;
+  stream_state state;
+
+  detail::exchange_hooks hooks() {
+    if (!req->stream) return {};
+    return {.on_body = [this](std::string_view chunk) {
+      auto handler = [this](const http::sse_event& ev) { state.on_event(ev); };
+      if (auto st = parser.feed(chunk, handler); !st && !state.failure) {
+        state.failure = st.error();
+        const std::string from = "http::sse_limits::max_event_bytes";
+        if (auto pos = state.failure->message.find(from); pos != std::string::npos)
+          state.failure->message.replace(pos, from.size(), "llm::provider_options::max_event_bytes");
+        state.failure->message = "openai: " + state.failure->message;
+      }
+      return !state.failure;  // a broken or oversized stream is abandoned at once
+    }};
+  }
+
+  result<chat_response> finish(result<http::response> res, const provider_options& options) {
+    result<chat_response> out = fail(errc::internal, "unreachable");
+    if (!req->stream) {
+      if (!res) return fail(res.error());
+      auto j = parse_json(res->body);
+      if (!j) return fail(errc::protocol_error, "openai: response is not JSON: " + j.error().message);
+      out = detail::openai_decode(*j, *req, tools.names);
+    } else {
+      if (!res && state.failure) return fail(*state.failure);
+      if (!res) return fail(res.error());
+      out = state.finish_response();
+    }
+    if (out) out->usage.requests = 1;
+    if (out) detail::apply_price(out->usage, options.price);
+    return out;
+  }
+};
+
+}  // namespace
+
 result<chat_response> openai_chat::complete(const chat_request& req,
                                             const stream_callbacks& callbacks,
                                             std::stop_token stop) {
@@ -155,37 +210,33 @@ result<chat_response> openai_chat::complete(const chat_request& req,
   auto body = encode_request(req);
   if (!body) return fail(body.error());
   http::request hreq = detail::openai_http_request(options_, "chat/completions", *body, req.stream);
+  exchange x(req, callbacks, std::move(*tools), options_.max_event_bytes);
+  auto res = detail::send_with_retry(options_, "openai", std::move(hreq), x.hooks(), stop);
+  return x.finish(std::move(res), options_);
+}
 
-  result<chat_response> out = fail(errc::internal, "unreachable");
-  if (!req.stream) {
-    auto res = detail::send_with_retry(options_, "openai", std::move(hreq), {}, stop);
-    if (!res) return fail(res.error());
-    auto j = parse_json(res->body);
-    if (!j) return fail(errc::protocol_error, "openai: response is not JSON: " + j.error().message);
-    out = detail::openai_decode(*j, req, tools->names);
-  } else {
-    stream_state state{.req = &req, .names = &tools->names, .callbacks = &callbacks};
-    http::sse_parser parser({.max_event_bytes = options_.max_event_bytes});
-    auto handler = [&](const http::sse_event& ev) { state.on_event(ev); };
-    detail::exchange_hooks hooks{.on_body = [&](std::string_view chunk) {
-      if (auto st = parser.feed(chunk, handler); !st && !state.failure) {
-        state.failure = st.error();
-        const std::string from = "http::sse_limits::max_event_bytes";
-        if (auto pos = state.failure->message.find(from); pos != std::string::npos)
-          state.failure->message.replace(pos, from.size(),
-                                         "llm::provider_options::max_event_bytes");
-        state.failure->message = "openai: " + state.failure->message;
-      }
-      return !state.failure;  // a broken or oversized stream is abandoned at once
-    }};
-    auto res = detail::send_with_retry(options_, "openai", std::move(hreq), hooks, stop);
-    if (!res && state.failure) return fail(*state.failure);
-    if (!res) return fail(res.error());
-    out = state.finish_response();
-  }
-  if (out) out->usage.requests = 1;
-  if (out) detail::apply_price(out->usage, options_.price);
-  return out;
+void openai_chat::complete_async(const chat_request& req, const stream_callbacks& callbacks,
+                                 std::stop_token stop, chat_completion done) {
+  auto tools = detail::export_wire_tools(
+      req.tools, req.strict ? schema::export_target::openai_strict : schema::export_target::openai);
+  if (!tools) return done(fail(tools.error()));
+  auto body = encode_request(req);
+  if (!body) return done(fail(body.error()));
+  http::request hreq = detail::openai_http_request(options_, "chat/completions", *body, req.stream);
+  // The request and callbacks are the caller's only until this returns: keep copies.
+  struct owned {
+    owned(const chat_request& r, const stream_callbacks& cb, detail::wire_tools t, std::size_t m)
+        : req(r), callbacks(cb), x(req, callbacks, std::move(t), m) {}
+    chat_request req;
+    stream_callbacks callbacks;
+    exchange x;
+  };
+  auto o = std::make_shared<owned>(req, callbacks, std::move(*tools), options_.max_event_bytes);
+  detail::send_with_retry_async(
+      options_, "openai", std::move(hreq), o->x.hooks(), std::move(stop),
+      [this, o, done = std::move(done)](result<http::response> res) {
+        done(o->x.finish(std::move(res), options_));
+      });
 }
 
 }  // namespace tooluse::llm

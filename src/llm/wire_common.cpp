@@ -69,14 +69,39 @@ std::chrono::milliseconds retry_delay(const retry_policy& policy, int attempt,
   return std::min(base + jitter, policy.max_delay);
 }
 
-result<http::response> send_with_retry(const provider_options& opts, const std::string& who,
-                                       http::request req, const exchange_hooks& hooks,
-                                       std::stop_token stop) {
-  http::transport send = opts.transport ? opts.transport : http::default_transport();
+retry_step after_attempt(const provider_options& opts, const std::string& who,
+                         const http::request& req, int attempt, result<http::response> res,
+                         bool streamed, std::string error_body, bool streaming) {
+  bool can_retry = attempt < opts.retry.max_retries && !streamed;
+  if (!res) {
+    bool transient = res.error().code == errc::network_error;
+    if (!transient || !can_retry) {
+      res.error().message = who + ": " + (streamed ? "the stream was cut mid-answer: " : "") +
+                            provider_option_names(res.error().message);
+      return {.done = std::move(res)};
+    }
+    return {.delay = retry_delay(opts.retry, attempt, {})};
+  }
+  if (res->status >= 200 && res->status < 300) return {.done = std::move(res)};
+  if (streaming) res->body = std::move(error_body);
+  if (retryable_status(res->status) && can_retry)
+    return {.delay = retry_delay(opts.retry, attempt, res->headers)};
+  errc code = res->status == 429 ? errc::rate_limited : errc::http_error;
+  return {.done = fail(code, status_error(who, req, res->status, res->body, attempt))};
+}
+
+void prepare_request(const provider_options& opts, http::request& req) {
   req.connect_timeout = opts.connect_timeout;
   req.read_timeout = opts.read_timeout;
   req.total_timeout = opts.total_timeout;
   req.max_response_bytes = opts.max_response_bytes;
+}
+
+result<http::response> send_with_retry(const provider_options& opts, const std::string& who,
+                                       http::request req, const exchange_hooks& hooks,
+                                       std::stop_token stop) {
+  http::transport send = opts.transport ? opts.transport : http::default_transport();
+  prepare_request(opts, req);
   for (int attempt = 0;; ++attempt) {
     bool ok_status = false;
     bool streamed = false;
@@ -95,28 +120,11 @@ result<http::response> send_with_retry(const provider_options& opts, const std::
         return hooks.on_body(chunk);
       };
     }
-    auto res = send(req, so);
-    bool can_retry = attempt < opts.retry.max_retries && !streamed;
-    if (!res) {
-      bool transient = res.error().code == errc::network_error;
-      if (!transient || !can_retry) {
-        res.error().message = who + ": " + (streamed ? "the stream was cut mid-answer: " : "") +
-                              provider_option_names(res.error().message);
-        return res;
-      }
-      if (!sleep_for_stop(retry_delay(opts.retry, attempt, {}), stop))
-        return fail(errc::cancelled, who + ": request cancelled");
-      continue;
-    }
-    if (res->status >= 200 && res->status < 300) return res;
-    if (hooks.on_body) res->body = error_body;
-    if (retryable_status(res->status) && can_retry) {
-      if (!sleep_for_stop(retry_delay(opts.retry, attempt, res->headers), stop))
-        return fail(errc::cancelled, who + ": request cancelled");
-      continue;
-    }
-    errc code = res->status == 429 ? errc::rate_limited : errc::http_error;
-    return fail(code, status_error(who, req, res->status, res->body, attempt));
+    auto res = send(req, so);  // before reading what its callbacks set
+    auto step = after_attempt(opts, who, req, attempt, std::move(res), streamed,
+                              std::move(error_body), static_cast<bool>(hooks.on_body));
+    if (step.done) return std::move(*step.done);
+    if (!sleep_for_stop(step.delay, stop)) return fail(errc::cancelled, who + ": request cancelled");
   }
 }
 
@@ -211,6 +219,11 @@ std::string provider_error_message(const std::string& body) {
 }  // namespace tooluse::llm::detail
 
 namespace tooluse::llm {
+
+void provider::complete_async(const chat_request& req, const stream_callbacks& callbacks,
+                              std::stop_token stop, chat_completion done) {
+  done(complete(req, callbacks, std::move(stop)));
+}
 
 double cost_of(const usage& u, const price& p) {
   auto rate = [](double r, double fallback) { return r > 0 ? r : fallback; };

@@ -27,6 +27,31 @@ result<http::response> send_with_retry(const provider_options& opts, const std::
                                        http::request req, const exchange_hooks& hooks,
                                        std::stop_token stop);
 
+/// retry_step is what the retry loop does after one attempt: return `done`, or wait `delay`
+/// and try again.
+struct retry_step {
+  std::optional<result<http::response>> done;
+  std::chrono::milliseconds delay{0};
+};
+
+/// after_attempt decides the retry loop's next step from one attempt's outcome (shared by
+/// send_with_retry and send_with_retry_async). `streaming`: the body went to a hook, and an
+/// error body was buffered in `error_body`.
+retry_step after_attempt(const provider_options& opts, const std::string& who,
+                         const http::request& req, int attempt, result<http::response> res,
+                         bool streamed, std::string error_body, bool streaming);
+
+/// prepare_request applies the provider's deadlines and size limit to `req`.
+void prepare_request(const provider_options& opts, http::request& req);
+
+/// send_with_retry_async is send_with_retry on the HTTP pool without holding a thread:
+/// attempts go out with http::send_async (through opts.transport when one is set, which then
+/// runs on the calling thread), backoff waits on the pool's timer, and `hooks` and `done` run
+/// on the pool's thread. `done` is called exactly once.
+void send_with_retry_async(const provider_options& opts, std::string who, http::request req,
+                           exchange_hooks hooks, std::stop_token stop,
+                           std::function<void(result<http::response>)> done);
+
 /// retry_delay computes the wait before retry number `attempt` (0-based) from the headers
 /// (Retry-After seconds, retry-after-ms) or exponential backoff.
 std::chrono::milliseconds retry_delay(const retry_policy& policy, int attempt,

@@ -111,7 +111,7 @@ struct client::impl {
   /// params; `root` names them in a -32602 error.
   result<json> run_handler(std::string_view method, const json& params, std::stop_token stop,
                            const std::string& root = "params");
-  /// warn reports a message from the server that was dropped (client_options::on_warning).
+  /// warn reports a dropped message or a new session (client_options::on_warning).
   void warn(std::string_view line) const;
   /// spawn runs `fn` on a worker; false (and nothing run) when max_server_requests are busy.
   bool spawn(std::function<void()> fn);

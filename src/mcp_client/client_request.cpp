@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "client_impl.hpp"
+#include "session_lost.hpp"
 #include "tooluse/jsonrpc/message.hpp"
 #include "tooluse/mcp/wire.hpp"
 #include "tooluse/telemetry/trace.hpp"
@@ -23,6 +24,17 @@ errc code_for(int rpc) {
     default:
       return errc::protocol_error;
   }
+}
+
+// repeatable tells the methods that only read or set state to the same value: sending one
+// again, even after the server may have handled it, has no further effect.
+bool repeatable(std::string_view method) {
+  static constexpr std::string_view methods[] = {
+      "initialize",     "ping",           "tools/list",         "prompts/list",
+      "prompts/get",    "resources/list", "resources/templates/list",
+      "resources/read", "resources/subscribe", "resources/unsubscribe",
+      "completion/complete", "logging/setLevel", "tasks/get", "tasks/list", "tasks/result"};
+  return std::find(std::begin(methods), std::end(methods), method) != std::end(methods);
 }
 
 }  // namespace
@@ -183,8 +195,28 @@ result<json> client::impl::request(std::string_view method, json params,
     gen = generation;
   }
   auto r = round_trip(method, params, options);
-  if (!r && r.error().code == errc::not_found && r.error().jsonrpc_code == session_not_found_code) {
-    if (auto st = redo_handshake(gen); !st) return fail(st.error());
+  bool may_have_run = false;
+  if (!r && detail::is_session_lost(r.error(), &may_have_run)) {
+    // The specification's MUST: a 404 for our session starts a new one. The request is sent
+    // again only when that is safe: the server refused it unseen, or repeating it changes
+    // nothing.
+    const std::string m(method);
+    if (auto st = redo_handshake(gen); !st) {
+      warn("the server forgot our session (HTTP 404) and starting a new one failed: " +
+           st.error().message);
+      return fail(st.error());
+    }
+    if (may_have_run && !repeatable(method)) {
+      warn("the server forgot our session (HTTP 404) while " + m +
+           " was running; started a new session and did not send " + m +
+           " again, as it may have taken effect");
+      return fail(errc::not_found,
+                  r.error().message + "; a new session was started, but " + m +
+                      " was not sent again because it may have taken effect: call it again if "
+                      "that is safe");
+    }
+    warn("the server forgot our session (HTTP 404); started a new session and sent " + m +
+         " again");
     r = round_trip(method, params, options);
   }
   // A result that is not an object is passed on as it is (lenient, as before the codec).

@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "session_lost.hpp"
 #include "tooluse/http/sse.hpp"
 #include "tooluse/mcp/protocol.hpp"
 #include "tooluse/mcp/wire.hpp"
@@ -126,11 +127,13 @@ class http_transport final : public client_transport {
     return error{e.code, opts_.url + ": " + std::string(what) + " failed: " + e.message +
                              "; check that the MCP server is running and the URL is right"};
   }
-  error session_lost() {
+  // session_lost: the server answered 404 for our session. `after_accepted` when the request
+  // had been accepted before (its response stream was being resumed), so repeating it may
+  // repeat its effect (session_lost.hpp).
+  error session_lost(bool after_accepted = false) {
     std::lock_guard lock(mu_);
     session_.clear();
-    return error{errc::not_found, opts_.url + ": the server no longer knows our session",
-                 session_not_found_code};
+    return detail::session_lost_error(opts_.url, after_accepted);
   }
   bool sleep_for(std::chrono::milliseconds d, std::stop_token stop) {
     std::unique_lock lock(mu_);
@@ -377,8 +380,8 @@ void http_transport::resume(stream& s, std::stop_token stop, bool had_session) {
     auto r = send_(req, stream_options(s, status, body, sse, stop));
     if (stop.stop_requested()) return;
     if (s.failure) return fail_request(s.want_id, *s.failure);
-    if (r && status == 404 && had_session && s.parser.last_event_id().empty())
-      return fail_request(s.want_id, session_lost());
+    if (r && status == 404 && had_session)
+      return fail_request(s.want_id, session_lost(true));
     if (r && !sse && status >= 400)
       return fail_request(
           s.want_id,

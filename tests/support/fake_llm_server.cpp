@@ -92,7 +92,7 @@ std::string status_text(int status) {
   }
 }
 
-void write_response(int fd, const scripted_response& r) {
+void write_response(int fd, const scripted_response& r, bool keep_alive) {
   std::string head = "HTTP/1.1 " + std::to_string(r.status) + " " + status_text(r.status) + "\r\n";
   bool has_type = false;
   for (const auto& [n, v] : r.headers) {
@@ -102,7 +102,8 @@ void write_response(int fd, const scripted_response& r) {
   bool chunked = !r.chunks.empty();
   if (!has_type)
     head += chunked ? "Content-Type: text/event-stream\r\n" : "Content-Type: application/json\r\n";
-  head += "Connection: close\r\n";
+  // A response cut mid-stream closes its connection whatever the mode.
+  head += keep_alive && r.cut_after < 0 ? "Connection: keep-alive\r\n" : "Connection: close\r\n";
   if (!chunked) {
     head += "Content-Length: " + std::to_string(r.body.size()) + "\r\n\r\n";
     write_all(fd, head + r.body);
@@ -155,6 +156,7 @@ fake_llm_server::~fake_llm_server() {
   ::close(listen_fd_);
   if (acceptor_.joinable()) acceptor_.join();
   std::unique_lock lock(mu_);
+  for (int fd : open_fds_) ::shutdown(fd, SHUT_RDWR);
   idle_.wait(lock, [this] { return active_ == 0; });
 }
 
@@ -193,14 +195,27 @@ void fake_llm_server::accept_loop() {
     {
       std::lock_guard lock(mu_);
       ++active_;
+      ++accepted_;
+      open_fds_.push_back(fd);
     }
     std::thread([this, fd] {
       serve(fd);
-      ::close(fd);
       std::lock_guard lock(mu_);
+      open_fds_.erase(std::find(open_fds_.begin(), open_fds_.end(), fd));
+      ::close(fd);
       if (--active_ == 0) idle_.notify_all();
     }).detach();
   }
+}
+
+void fake_llm_server::keep_alive(bool on) {
+  std::lock_guard lock(mu_);
+  keep_alive_ = on;
+}
+
+int fake_llm_server::connections() const {
+  std::lock_guard lock(mu_);
+  return accepted_;
 }
 
 void fake_llm_server::check_requests(wire_format format) {
@@ -243,11 +258,19 @@ scripted_response fake_llm_server::next(const recorded_request& req) {
 void fake_llm_server::serve(int fd) {
   int one = 1;
   ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-  recorded_request req;
-  if (!read_request(fd, req)) return;
-  scripted_response r = next(req);
-  if (r.delay.count() > 0) std::this_thread::sleep_for(r.delay);  // simulated model latency
-  write_response(fd, r);
+  for (;;) {
+    recorded_request req;
+    if (!read_request(fd, req)) return;
+    scripted_response r = next(req);
+    bool keep;
+    {
+      std::lock_guard lock(mu_);
+      keep = keep_alive_ && r.cut_after < 0;
+    }
+    if (r.delay.count() > 0) std::this_thread::sleep_for(r.delay);  // simulated model latency
+    write_response(fd, r, keep);
+    if (!keep) break;
+  }
   ::shutdown(fd, SHUT_WR);
 }
 

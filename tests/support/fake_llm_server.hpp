@@ -2,7 +2,8 @@
 // fake_llm_server: a scripted HTTP/1.1 server on 127.0.0.1 that speaks the OpenAI Chat
 // Completions and Anthropic Messages wire formats (streaming and not). Tests push one
 // scripted_response per expected request and afterwards assert on the exact requests received.
-// Plain POSIX sockets, one thread per connection, "Connection: close" on every response.
+// Plain POSIX sockets, one thread per connection, "Connection: close" on every response
+// unless keep_alive(true), which serves request after request on a connection.
 
 #include <chrono>
 #include <condition_variable>
@@ -106,6 +107,11 @@ class fake_llm_server {
   std::vector<recorded_request> requests() const;
   /// record_requests turns recording off (for benchmarks).
   void record_requests(bool on);
+  /// keep_alive(true) keeps connections open between requests (HTTP/1.1 keep-alive), so tests
+  /// can see a client reuse them; the default closes each after one response.
+  void keep_alive(bool on);
+  /// connections returns how many connections the server has accepted.
+  int connections() const;
   /// check_requests makes the server validate every request as `format`'s real API would
   /// (check_request): a bad request gets a 400 naming the problem, and is listed in failures().
   void check_requests(wire_format format);
@@ -120,6 +126,9 @@ class fake_llm_server {
   int listen_fd_ = -1;
   int port_ = 0;
   bool recording_ = true;
+  bool keep_alive_ = false;
+  int accepted_ = 0;
+  std::vector<int> open_fds_;  // shut down by the destructor: kept-alive clients never close
   mutable std::mutex mu_;
   std::condition_variable idle_;
   int active_ = 0;

@@ -98,6 +98,9 @@ struct run_result {
   std::vector<tool_call> waiting;
 };
 
+/// run_completion receives the outcome of agent::run_async, exactly once.
+using run_completion = std::function<void(result<run_result>)>;
+
 /// agent holds a conversation with one model over one registry. Not thread-safe: one run at a
 /// time per agent; make one agent per concurrent conversation (they may share provider,
 /// registry and executor, which are thread-safe).
@@ -121,6 +124,18 @@ class agent {
   /// tool-call arguments cut at the token limit), and every provider error.
   result<run_result> run(std::string user_text, std::stop_token stop = {});
 
+  /// run_async starts what run() does and returns at once; `done` gets what run() would
+  /// have returned. No thread waits for the model: with a provider that has a non-blocking
+  /// path (openai_chat) the requests go out on the HTTP pool, and the run goes on on the
+  /// pool's thread, where on_event and `done` then run (they must not block). Tool calls go
+  /// through the executor as in run(): quick synchronous tools on the run's thread, others
+  /// on a thread that waits for the executor. Streaming, approval, journaling, cancellation
+  /// (`stop`) and budgets work as in run(). The agent must outlive the run, and the next
+  /// run of this agent may start only once `done` was called.
+  /// Example:
+  ///   agent.run_async("What is 2 + 40?", [](tooluse::result<tooluse::run_result> r) { ... });
+  void run_async(std::string user_text, run_completion done, std::stop_token stop = {});
+
   /// resume continues a journaled run from `snapshot` (run_journal, options().journal): the
   /// conversation is replaced by the snapshot's, the last response's calls without a journaled
   /// result run (the others are not repeated), and the loop goes on. A done snapshot returns
@@ -140,12 +155,33 @@ class agent {
   const agent_options& options() const { return options_; }
 
  private:
-  result<llm::chat_response> ask(int turn, std::stop_token stop);
+  struct run_state;   // one run's progress between its steps (run_loop.cpp)
+  struct call_batch;  // one reply's tool calls between their phases (call_batch.hpp)
+  using run_ptr = std::shared_ptr<run_state>;
+  result<llm::chat_request> make_request(int turn);
+  llm::stream_callbacks stream_to_events(int turn) const;
+  void start_run(std::string user_text, std::stop_token stop, bool async, run_completion done);
   result<run_result> loop(int first_turn, std::stop_token stop);
+  void drive(int first_turn, std::stop_token stop, bool async, run_completion done);
+  void advance(const run_ptr& st);
+  std::optional<error> begin_turn(run_state& st);
+  void ask_model(const run_ptr& st);
+  void on_reply(const run_ptr& st, result<llm::chat_response> reply);
+  void run_calls_then(const run_ptr& st);
+  void after_calls(const run_ptr& st, std::vector<tool_result> results);
+  void turn_done(const run_ptr& st);
+  void complete(const run_ptr& st, result<run_result> r);
   result<run_result> fail_run(error e);
   std::vector<tool_result> run_calls(int turn, const std::vector<tool_call>& calls,
                                      std::stop_token stop,
                                      const std::map<std::string, tool_result>* done = nullptr);
+  call_batch prepare_calls(int turn, const std::vector<tool_call>& calls,
+                           const std::map<std::string, tool_result>* done);
+  std::vector<tool_result> execute_calls(call_batch& batch, std::stop_token stop);
+  bool calls_run_inline(const call_batch& batch) const;
+  std::vector<tool_result> execute_inline(call_batch& batch, std::stop_token stop);
+  std::vector<tool_result> conclude_calls(int turn, const std::vector<tool_call>& calls,
+                                          call_batch& batch, std::vector<tool_result> ran);
   status finish_calls(int turn, const std::vector<tool_call>& calls,
                       std::vector<tool_result>& results);
   status check_budget() const;

@@ -2,8 +2,8 @@
 /// \file client.hpp
 /// tooluse::http client side: one function that sends a request and returns the response, with
 /// connect and idle-read timeouts, an optional streaming body callback and cancellation through
-/// a std::stop_token. Backed by libcurl, which is never visible here. Proxy settings come from
-/// the environment (http_proxy, https_proxy, no_proxy), as libcurl reads them.
+/// a std::stop_token, on the process's connection pool (pool.hpp). Backed by libcurl, never
+/// visible here. Proxies come from the environment (http_proxy, https_proxy, no_proxy).
 
 #include <chrono>
 #include <functional>
@@ -83,7 +83,7 @@ struct send_options {
 };
 
 /// send performs `req` and returns the response whatever its status (4xx/5xx are responses,
-/// not errors). Thread-safe: each call uses its own connection state.
+/// not errors). Thread-safe; callbacks run on the calling thread; connections are pooled.
 /// Errors: errc::invalid_argument for a malformed URL or one that is not http:// or https://
 /// (libcurl's other protocols, file:// among them, are never used); errc::timeout when a deadline passes
 /// (connect, first byte, idle, total: the message names it); errc::limit_exceeded when the

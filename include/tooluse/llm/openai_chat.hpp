@@ -21,6 +21,9 @@ class openai_chat final : public provider {
 
   result<chat_response> complete(const chat_request& req, const stream_callbacks& callbacks = {},
                                  std::stop_token stop = {}) override;
+  /// complete_async sends on the HTTP pool without holding a thread (provider.hpp).
+  void complete_async(const chat_request& req, const stream_callbacks& callbacks,
+                      std::stop_token stop, chat_completion done) override;
   std::string name() const override { return "openai"; }
 
   /// encode_request returns the JSON body complete() would send (tool names mapped).

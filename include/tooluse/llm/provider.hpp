@@ -136,6 +136,17 @@ class provider {
   virtual result<chat_response> complete(const chat_request& req,
                                          const stream_callbacks& callbacks = {},
                                          std::stop_token stop = {}) = 0;
+
+  /// chat_completion receives the outcome of complete_async, exactly once.
+  using chat_completion = std::function<void(result<chat_response>)>;
+
+  /// complete_async is complete() without holding a thread while the model answers: it
+  /// returns at once, and `done` gets what complete() would have returned. `req` and
+  /// `callbacks` are copied. An adapter with a non-blocking path (openai_chat) runs
+  /// `callbacks` and `done` on the HTTP pool's thread (tooluse/http/pool.hpp): they must not
+  /// block. The default calls complete() and then `done` on the calling thread.
+  virtual void complete_async(const chat_request& req, const stream_callbacks& callbacks,
+                              std::stop_token stop, chat_completion done);
   /// name returns "openai", "openai-responses", "anthropic" or "gemini" (or the adapter's own).
   virtual std::string name() const = 0;
 };

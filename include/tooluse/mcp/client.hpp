@@ -115,9 +115,9 @@ struct client_options {
   std::function<void(const json& notification)> on_notification;
   /// on_closed is told once when the connection ends without close() (crash, network).
   std::function<void(const error& reason)> on_closed;
-  /// on_warning receives a line about a message from the server that was dropped because it
-  /// does not decode (a malformed notification, names the path: `notifications/progress
-  /// dropped: params.progress: expected number, got string "x"`). Empty: written to stderr.
+  /// on_warning receives a line about a message from the server dropped because it does not
+  /// decode (`notifications/progress dropped: params.progress: expected number, got string
+  /// "x"`), or about a session the server forgot and the client renewed. Empty: stderr.
   std::function<void(std::string_view line)> on_warning;
 };
 
