@@ -54,7 +54,11 @@ bool read_text_file(const std::string& path, std::string& out);
 #include <memory>
 #include <optional>
 
+#include <map>
+#include <optional>
+
 #include "tooluse/builtin/builtins.hpp"
+#include "tooluse/mcp/client_config.hpp"
 #include "tooluse/tools/registry.hpp"
 
 namespace tooluse::cli {
@@ -68,6 +72,7 @@ struct registry_flags {
   std::string tools;  ///< comma-separated names to keep; empty keeps all
   std::string mcp;    ///< path of an `mcpServers` JSON config whose servers' tools are mounted
   std::string confirm;  ///< comma-separated names treated as dangerous (approval before each call)
+  std::string sandbox;  ///< --sandbox NAME[=MB],...: tools to run sandboxed (cli_sandbox.cpp)
 };
 
 /// add_registry_flags adds --root, --network, --shell, --python, --tools, --mcp and --confirm
@@ -93,6 +98,25 @@ int needs_approval(const std::string& command, const std::string& tool);
 /// destructive_by_hints is the MCP part of the approval rule: a server's tool that declares
 /// destructiveHint true and not readOnlyHint true asks before each call.
 bool destructive_by_hints(std::optional<bool> destructive, std::optional<bool> read_only);
+
+/// sandbox_requests: --sandbox's tool names, each with its memory limit in MB when given.
+using sandbox_requests = std::map<std::string, std::optional<std::size_t>>;
+
+/// parse_sandbox_flag reads "NAME[=MB],...". Errors: errc::invalid_argument naming the item.
+result<sandbox_requests> parse_sandbox_flag(const std::string& text);
+
+/// apply_sandbox_to_builtins sets the memory limit of shell and python before they register.
+void apply_sandbox_to_builtins(const sandbox_requests& asked, builtin::builtin_options& options);
+
+/// sandbox_builtins marks the asked built-in tools sandboxed (write access to --root, the
+/// network with --network for tools that reach it) and starts their workers; returns how many
+/// were bound. Must run before anything starts a thread. Errors: an unknown name, threads.
+result<std::size_t> sandbox_builtins(tool_registry& reg, const sandbox_requests& asked,
+                                     const registry_flags& flags);
+
+/// sandbox_servers gives the servers of asked SERVER__TOOL names a sandbox (the default policy
+/// with the asked memory limit). Errors: an unknown server, an HTTP server.
+status sandbox_servers(mcp::client_config& config, const sandbox_requests& asked);
 
 /// gated_tool_hint returns, for a built-in tool the flags leave off (web_search without
 /// --network, shell without --shell), the message saying which flag enables it; else "".

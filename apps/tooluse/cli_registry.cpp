@@ -19,6 +19,10 @@ void add_registry_flags(CLI::App& cmd, registry_flags& flags) {
   cmd.add_option("--confirm", flags.confirm,
                  "Comma-separated tool names that need approval before each call, as dangerous "
                  "tools do (e.g. an MCP server's tools with side effects)");
+  cmd.add_option("--sandbox", flags.sandbox,
+                 "Comma-separated NAME[=MB]: run these tools sandboxed with MB of memory (default "
+                 "512): a built-in tool in a worker process, SERVER__TOOL by sandboxing its MCP "
+                 "server; for shell and python (always sandboxed) it sets the memory limit");
 }
 
 CLI::Option* add_yes_flag(CLI::App& cmd, bool& yes) {
@@ -43,9 +47,10 @@ namespace {
 
 // Mounts the --mcp servers into `reg`, keeping only `wanted` names when it is not empty.
 status mount_mcp(tool_registry& reg, const std::string& path,
-                 const std::vector<std::string>& wanted) {
+                 const std::vector<std::string>& wanted, const sandbox_requests& sandboxed) {
   auto config = mcp::load_client_config(path);
   if (!config) return fail(config.error().code, "--mcp " + config.error().message);
+  if (auto s = sandbox_servers(*config, sandboxed); !s) return s;
   mcp::mount_options options{.include = wanted};
   options.client.client_info = {.name = "tooluse", .version = TOOLUSE_VERSION};
   auto mounts = mcp::mount_servers(reg, *config, options);
@@ -114,18 +119,24 @@ result<std::unique_ptr<tool_registry>> make_registry(const registry_flags& flags
 namespace {
 
 result<std::unique_ptr<tool_registry>> make_registry_unconfirmed(const registry_flags& flags) {
+  auto sandboxed = parse_sandbox_flag(flags.sandbox);
+  if (!sandboxed) return fail(sandboxed.error());
   auto all = std::make_unique<tool_registry>();
-  builtin::register_builtins(*all, {.root = flags.root,
-                                    .network = flags.network,
-                                    .shell = flags.shell,
-                                    .python = flags.python});
+  builtin::builtin_options options{.root = flags.root,
+                                   .network = flags.network,
+                                   .shell = flags.shell,
+                                   .python = flags.python};
+  apply_sandbox_to_builtins(*sandboxed, options);
+  builtin::register_builtins(*all, options);
+  // Before mounting: MCP clients start threads, and the workers' zygote is forked before any.
+  if (auto bound = sandbox_builtins(*all, *sandboxed, flags); !bound) return fail(bound.error());
   std::vector<std::string> wanted;
   std::stringstream ss(flags.tools);
   for (std::string name; std::getline(ss, name, ',');)
     if (!name.empty()) wanted.push_back(name);
   if (wanted.empty()) {
     if (!flags.mcp.empty())
-      if (auto ok = mount_mcp(*all, flags.mcp, {}); !ok) return fail(ok.error());
+      if (auto ok = mount_mcp(*all, flags.mcp, {}, *sandboxed); !ok) return fail(ok.error());
     return all;
   }
   auto kept = std::make_unique<tool_registry>();
@@ -133,7 +144,7 @@ result<std::unique_ptr<tool_registry>> make_registry_unconfirmed(const registry_
     if (auto entry = all->find(name))
       kept->add(entry->definition, entry->handler, {.replace = true});
   if (!flags.mcp.empty())
-    if (auto ok = mount_mcp(*kept, flags.mcp, wanted); !ok) return fail(ok.error());
+    if (auto ok = mount_mcp(*kept, flags.mcp, wanted, *sandboxed); !ok) return fail(ok.error());
   for (const auto& name : wanted) {
     if (kept->find(name)) continue;
     if (auto hint = gated_tool_hint(name, flags); !hint.empty()) return fail(errc::not_found, hint);

@@ -73,7 +73,11 @@ void register_python(tool_registry& registry, const python_options& options) {
        .timeout = options.max_timeout + std::chrono::seconds(5),
        .rate = {.calls = 30, .window = std::chrono::minutes(1)},
        .max_parallel = 2,
-       .dangerous = true},
+       .dangerous = true,
+       .sandboxed = true,
+       .memory_limit_mb = options.policy.memory_limit_mb,
+       .sandbox_policy = options.policy,
+       .sandboxed_by_handler = true},
       [state](const python_args& a, call_context& ctx) { return run_python(*state, a, ctx); });
 }
 

@@ -240,7 +240,11 @@ void register_shell(tool_registry& registry, const shell_options& options) {
        .timeout = options.max_timeout + std::chrono::seconds(5),
        .rate = {.calls = 30, .window = std::chrono::minutes(1)},
        .max_parallel = 2,
-       .dangerous = true},
+       .dangerous = true,
+       .sandboxed = true,
+       .memory_limit_mb = options.policy.memory_limit_mb,
+       .sandbox_policy = shell_policy(options),
+       .sandboxed_by_handler = true},
       [state](const shell_args& a, call_context& ctx) { return run_shell(*state, a, ctx); });
 }
 

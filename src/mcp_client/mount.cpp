@@ -80,7 +80,8 @@ struct wire_tool {
 TOOLUSE_WIRE(wire_tool, (name), (title), (description), (input_schema, "inputSchema"),
              (output_schema, "outputSchema"), (annotations), (meta, "_meta"))
 
-tool definition_from(const wire_tool& w, const std::string& name, const std::string& server) {
+tool definition_from(const wire_tool& w, const std::string& name, const server_config& config) {
+  const std::string& server = config.name;
   tool t{.name = name};
   t.description = w.description.value_or("");
   t.title = w.title.value_or("");
@@ -97,6 +98,12 @@ tool definition_from(const wire_tool& w, const std::string& name, const std::str
   t.category = server;
   t.tags = {"mcp", "mcp:" + server};
   if (w.meta && w.meta->is_object()) t.meta = *w.meta;
+  if (config.sandbox) {  // the server's process runs in the sandbox: every call of its tools does
+    t.sandboxed = true;
+    t.memory_limit_mb = config.sandbox->memory_limit_mb;
+    t.sandbox_policy = *config.sandbox;
+    t.sandboxed_by_handler = true;
+  }
   return t;
 }
 
@@ -170,7 +177,7 @@ void apply_tools(const state_ptr& s, const std::vector<json>& tools) {
       continue;
     }
     try {
-      s->registry->add(definition_from(*w, name, s->config.name),
+      s->registry->add(definition_from(*w, name, s->config),
                        [weak, remote](const json& args, call_context& ctx) {
                          return forward_call(weak, remote, args, ctx);
                        },

@@ -2,9 +2,12 @@
 #include "tooluse/sandbox/check.hpp"
 
 #include <linux/landlock.h>
+#include <sched.h>
+#include <sys/wait.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -38,6 +41,28 @@ check_item probe_run(const std::string& bwrap) {
     it.cost = "nothing can run sandboxed: the shell and python tools and sandboxed MCP servers are "
               "refused (enable unprivileged user namespaces: sysctl user.max_user_namespaces, "
               "kernel.apparmor_restrict_unprivileged_userns=0 on Ubuntu)";
+  return it;
+}
+
+// A worker of a sandboxed C++ tool makes its namespaces itself (sandbox::confine): probe that in
+// a child that only makes system calls (check() may run in a threaded process).
+check_item probe_workers() {
+  check_item it{.name = "tool workers", .required = false};
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    const long rc = ::syscall(SYS_unshare, CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWNET |
+                                               CLONE_NEWIPC | CLONE_NEWUTS);
+    ::_exit(rc == 0 ? 0 : 1);
+  }
+  int st = 0;
+  while (pid > 0 && ::waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+  }
+  it.ok = pid > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+  it.detail = it.ok ? "a process can make its own user, pid, mount and network namespaces"
+                    : "unshare(CLONE_NEWUSER | ...) is refused here";
+  if (!it.ok)
+    it.cost = "sandboxed C++ tools (tool.sandboxed) cannot run: their calls are refused; enable "
+              "unprivileged user namespaces";
   return it;
 }
 
@@ -78,9 +103,10 @@ check_report check(const std::string& bwrap_path) {
   if (bwrap && ns_ok) rep.items.push_back(probe_run(bwrap_path));
   const int abi = landlock_abi();
   rep.items.push_back({.name = "landlock", .ok = abi > 0, .required = false,
-                       .detail = abi > 0 ? "ABI " + std::to_string(abi) + " (probed, not applied: the mount namespace is the file boundary)"
+                       .detail = abi > 0 ? "ABI " + std::to_string(abi) + ": applied in the workers of sandboxed C++ tools (an allowlist of paths under their mount view); bubblewrap sandboxes rely on their mount namespace"
                                          : "not in this kernel or disabled (lsm= boot option)",
-                       .cost = abi > 0 ? "" : "none today; a second file boundary under the mount namespace when tooluse applies it"});
+                       .cost = abi > 0 ? "" : "sandboxed C++ tools keep their mount view (system read-only, homes and secrets hidden) but lose the allowlist: other host folders stay readable to them"});
+  rep.items.push_back(probe_workers());
   const std::string pids = detail::pids_controller_root();
   const bool root = ::geteuid() == 0;
   rep.items.push_back({.name = "pids cgroup", .ok = !pids.empty(), .required = false,

@@ -51,12 +51,10 @@ int add(scmp_filter_ctx ctx, const char* name, std::uint32_t action, unsigned co
   return seccomp_rule_add_array(ctx, action, nr, count, args);
 }
 
-}  // namespace
+using ctx_ptr = std::unique_ptr<void, ctx_deleter>;
 
-const char* const* denied_syscalls() { return denied; }
-
-result<int> compiled_filter() {
-  std::unique_ptr<void, ctx_deleter> ctx(seccomp_init(SCMP_ACT_ALLOW));
+result<ctx_ptr> build_filter() {
+  ctx_ptr ctx(seccomp_init(SCMP_ACT_ALLOW));
   if (!ctx) return fail(errc::io_error, "seccomp: cannot create a filter");
   const std::uint32_t eperm = SCMP_ACT_ERRNO(EPERM);
   int rc = 0;
@@ -80,6 +78,28 @@ result<int> compiled_filter() {
   }
   if (rc != 0)
     return fail(errc::io_error, std::string("seccomp: cannot add a rule: ") + std::strerror(-rc));
+  return ctx;
+}
+
+}  // namespace
+
+const char* const* denied_syscalls() { return denied; }
+
+status load_filter() {
+  auto ctx = build_filter();
+  if (!ctx) return fail(ctx.error());
+  // libseccomp sets no_new_privs first (its default), as the kernel requires without
+  // CAP_SYS_ADMIN.
+  if (const int rc = seccomp_load(ctx->get()); rc != 0)
+    return fail(errc::io_error, std::string("seccomp: cannot load the filter: ") + std::strerror(-rc));
+  return {};
+}
+
+result<int> compiled_filter() {
+  auto built = build_filter();
+  if (!built) return fail(built.error());
+  ctx_ptr ctx = std::move(*built);
+  int rc = 0;
   // Only the native architecture: a 32-bit system call (int 0x80 on x86-64) kills the process,
   // so the deny list cannot be bypassed through another syscall table (libseccomp's default
   // bad-architecture action).

@@ -9,6 +9,10 @@ namespace tooluse::sandbox::detail {
 /// owns it. Built with libseccomp on each call (about 0.1 ms).
 result<int> compiled_filter();
 
+/// load_filter applies the same deny list to the calling thread (and what it starts), with
+/// no_new_privs. Errors: errc::io_error when libseccomp or the kernel refuses.
+status load_filter();
+
 /// denied_syscalls lists the names the filter refuses outright, for docs and tests.
 const char* const* denied_syscalls();
 

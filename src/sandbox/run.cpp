@@ -14,6 +14,7 @@
 #include <cstring>
 
 #include "sandbox/cgroup.hpp"
+#include "sandbox/egress.hpp"
 #include "sandbox/filter.hpp"
 #include "sandbox/view.hpp"
 #include "tooluse/sandbox/sandbox.hpp"
@@ -274,7 +275,14 @@ result<outcome> runner::run(std::vector<std::string>& argv, int seccomp_fd) {
 result<outcome> run(const policy& p, const command& cmd, const run_options& o) {
   auto work = detail::resolve_work(cmd.work_dir);
   if (!work) return fail(work.error());
-  auto argv = detail::build_argv(p, cmd.argv, *work, true, true, o.bwrap_path);
+  std::unique_ptr<detail::egress_proxy> proxy;  // lives until the run is over
+  if (!p.allowed_hosts.empty()) {
+    auto started = detail::egress_proxy::start(p.allowed_hosts);
+    if (!started) return fail(started.error());
+    proxy = std::move(*started);
+  }
+  auto argv = detail::build_argv(p, cmd.argv, *work, true, true, o.bwrap_path,
+                                 proxy ? proxy->dir() : std::string());
   if (!argv) return fail(argv.error());
   auto filter = detail::compiled_filter();
   if (!filter) return fail(filter.error());

@@ -1,6 +1,8 @@
 // What the sandbox sees and may do, as bubblewrap arguments (design/sandbox.md, "The view").
 #include "sandbox/view.hpp"
 
+#include "sandbox/egress.hpp"
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -67,13 +69,19 @@ result<std::string> resolve_work(const fs::path& work_dir) {
 
 result<std::vector<std::string>> build_argv(const policy& p, const std::vector<std::string>& argv,
                                             const std::string& work, bool die_with_parent,
-                                            bool with_status, const std::string& bwrap_path) {
+                                            bool with_status, const std::string& bwrap_path,
+                                            const std::string& egress_dir) {
   if (argv.empty()) return fail(errc::invalid_argument, "sandbox: nothing to run (empty argv)");
-  if (!p.allowed_hosts.empty())
+  if (!p.allowed_hosts.empty() && egress_dir.empty())
     return fail(errc::unsupported,
                 "sandbox: a network allowlist (" + p.allowed_hosts.front() +
-                    ", ...) needs the egress proxy, which this version does not have; use no "
-                    "network, or host_network if the command is trusted");
+                    ", ...) needs the egress proxy, which runs only for a sandboxed command run "
+                    "to its end (sandbox::run: the shell and python tools), not yet for a kept "
+                    "process such as a stdio MCP server; use no network, or host_network if the "
+                    "server is trusted");
+  if (!p.allowed_hosts.empty() && p.host_network)
+    return fail(errc::invalid_argument,
+                "sandbox: a network allowlist and host_network exclude each other; pick one");
   if (::access(bwrap_path.c_str(), X_OK) != 0)
     return fail(errc::permission_denied,
                 "the sandbox cannot run: \"" + bwrap_path +
@@ -106,12 +114,17 @@ result<std::vector<std::string>> build_argv(const policy& p, const std::vector<s
     if (p.tmp_size_mb) add(a, {"--size", std::to_string(p.tmp_size_mb << 20)});
     add(a, {"--tmpfs", t});
   }
+  // The egress proxy's socket: the only way out when there is an allowlist (the network
+  // namespace stays empty).
+  if (!egress_dir.empty())
+    add(a, {"--ro-bind", egress_dir, egress_dir_inside});
   for (const auto& r : p.read_paths) add(a, {"--ro-bind", r.string(), r.string()});
   for (const auto& w : p.write_paths) add(a, {"--bind", w.string(), w.string()});
   add(a, {"--bind", work, work, "--chdir", work, "--remount-ro", "/dev", "--remount-ro", "/"});
   if (die_with_parent) a.push_back("--die-with-parent");
   add(a, {"--new-session", "--cap-drop", "ALL", "--clearenv", "--setenv", "PATH", inside_path,
           "--setenv", "HOME", work, "--setenv", "LANG", "C.UTF-8", "--setenv", "TMPDIR", "/tmp"});
+  if (!egress_dir.empty()) add(a, {"--setenv", "TOOLUSE_EGRESS_SOCKET", egress_socket_inside});
   for (const auto& e : p.env) {
     auto eq = e.find('=');
     if (eq == std::string::npos || eq == 0)

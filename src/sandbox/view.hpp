@@ -18,10 +18,13 @@ inline constexpr int status_child_fd = 4;
 inline constexpr int inside_uid = 1000;
 
 /// build_argv returns bwrap's argv; with_status adds --json-status-fd. `work` is canonical.
+/// egress_dir: the host folder of the egress proxy's socket, for a policy with allowed_hosts
+/// (bound read-only at egress_dir_inside); empty refuses such a policy.
 /// Errors: as sandbox::prepare (bwrap missing, network allowlist, bad paths).
 result<std::vector<std::string>> build_argv(const policy& p, const std::vector<std::string>& argv,
                                             const std::string& work, bool die_with_parent,
-                                            bool with_status, const std::string& bwrap_path);
+                                            bool with_status, const std::string& bwrap_path,
+                                            const std::string& egress_dir = {});
 
 /// resolve_work makes work_dir absolute and canonical; errc::invalid_argument if not a folder.
 result<std::string> resolve_work(const std::filesystem::path& work_dir);

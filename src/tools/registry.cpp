@@ -171,6 +171,12 @@ std::size_t tool_registry::size() const {
 tool_result invoke_handler(const registered_tool& entry, const json& arguments,
                            call_context& ctx) {
   const std::string& name = entry.definition.name;
+  // Never run a sandboxed handler in-process (docs/sandbox.md): it runs in a worker or not at all.
+  if (entry.definition.sandboxed && !entry.definition.sandboxed_by_handler)
+    return tool_result::error(
+        "tool \"" + name +
+        "\" is sandboxed but runs in no worker process; the host must call "
+        "tooluse::start_tool_workers(registry) after registering it (before starting threads)");
   try {
     return entry.handler(arguments, ctx);
   } catch (const std::exception& e) {

@@ -25,6 +25,12 @@ json annotations_to_json(const tool_annotations& a) {
 }
 }  // namespace
 
+sandbox::policy effective_sandbox_policy(const tool& t) {
+  sandbox::policy p = t.sandbox_policy;
+  p.memory_limit_mb = t.memory_limit_mb;
+  return p;
+}
+
 json tool_to_json(const tool& t) {
   json j = json::object();
   j["name"] = t.name;
@@ -47,6 +53,12 @@ json tool_to_json(const tool& t) {
   if (t.max_output_bytes > 0) policy["max_output_bytes"] = t.max_output_bytes;
   if (t.coerce_arguments) policy["coerce_arguments"] = true;
   if (t.synchronous) policy["synchronous"] = true;
+  policy["sandboxed"] = t.sandboxed;
+  if (t.sandboxed) {  // in-process, the limits are not enforced: not shown
+    policy["memory_limit_mb"] = t.memory_limit_mb;
+    policy["sandbox"] = sandbox::to_json(effective_sandbox_policy(t));
+    policy["sandbox"]["by"] = t.sandboxed_by_handler ? "handler" : "worker";
+  }
   j["policy"] = policy;
   if (!t.meta.empty()) j["_meta"] = t.meta;
   return j;

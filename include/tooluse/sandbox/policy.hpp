@@ -51,9 +51,9 @@ struct policy {
   std::size_t tmp_size_mb = 64;        ///< size of the private tmpfs on /tmp (and /dev/shm)
   std::size_t min_free_disk_mb = 512;  ///< kill the run when the work folder's disk gets this low
   /// allowed_hosts: empty means no network at all (the default: a fresh network namespace with
-  /// only a loopback). Host names here would be reached through the host's egress proxy, which
-  /// this version does not have: a non-empty list is refused with errc::unsupported rather
-  /// than widened to the whole network.
+  /// only a loopback). Else these host names ("*.example.com": its subdomains) are reached only
+  /// through the host's egress proxy (sandbox::run); prepare and confine refuse a list with
+  /// errc::unsupported rather than widen it to the whole network.
   std::vector<std::string> allowed_hosts;
   /// host_network shares the host's network namespace (every address the host reaches). Unsafe;
   /// only for an explicit user option such as the shell tool's allow_network.

@@ -60,9 +60,9 @@ struct outcome {
 /// is requested, and kills every process it started before returning (no daemon outlives it).
 /// Thread-safe: concurrent runs are independent.
 /// Errors: errc::permission_denied when the sandbox cannot be built here (the message says what
-/// to install or enable: bubblewrap, user namespaces), errc::unsupported for a network
-/// allowlist, errc::invalid_argument for a missing work folder or empty argv, errc::io_error
-/// when the process cannot be started.
+/// to install or enable: bubblewrap, user namespaces), errc::invalid_argument for a missing
+/// work folder or empty argv, errc::io_error when the process or the egress proxy (a network
+/// allowlist: docs/sandbox.md) cannot be started.
 result<outcome> run(const policy& policy, const command& cmd, const run_options& options = {});
 
 /// prepared is a sandboxed command line for a caller that spawns and keeps the process itself:
@@ -87,7 +87,8 @@ struct prepare_options {
   std::string bwrap_path = "/usr/bin/bwrap";
 };
 
-/// prepare builds the command line without running it. Errors as `run`, without io_error.
+/// prepare builds the command line without running it. Errors as `run`, without io_error;
+/// errc::unsupported for a network allowlist (no egress proxy outlives this call yet).
 result<prepared> prepare(const policy& policy, const command& cmd,
                          const prepare_options& options = {});
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "tooluse/json.hpp"
+#include "tooluse/sandbox/policy.hpp"
 
 namespace tooluse {
 
@@ -62,7 +63,26 @@ struct tool {
   /// the engine then runs it inline on the caller's thread (the default timeout does not apply).
   bool synchronous = false;
   json meta = json::object();           ///< extra metadata passed through (MCP `_meta`)
+
+  // Isolation (docs/sandbox.md, "Tool metadata"). The reference design's names.
+  /// sandboxed: each call runs in a sandbox under sandbox_policy and memory_limit_mb. For a C++
+  /// handler that is a worker process (tooluse::start_tool_workers); a sandboxed tool whose
+  /// handler runs in no worker is refused, never run in-process. Off for C++ tools by default:
+  /// their handler then runs in the host process, and a crash there ends the host.
+  bool sandboxed = false;
+  /// memory_limit_mb: the memory a sandboxed call may use; wins over sandbox_policy's. Not
+  /// enforced for a tool that runs in-process.
+  std::size_t memory_limit_mb = 512;
+  /// sandbox_policy: the rest of the policy (CPU seconds, processes, file size, open files,
+  /// network, readable and writable paths).
+  sandbox::policy sandbox_policy;
+  /// sandboxed_by_handler: the handler applies the sandbox itself (the shell and python tools,
+  /// a sandboxed MCP server's tools, a tool already bound to a worker), so it runs in-process.
+  bool sandboxed_by_handler = false;
 };
+
+/// effective_sandbox_policy is t.sandbox_policy with t.memory_limit_mb.
+sandbox::policy effective_sandbox_policy(const tool& t);
 
 /// is_valid_tool_name tells whether `name` matches ^[A-Za-z0-9_.-]{1,128}$.
 bool is_valid_tool_name(std::string_view name) noexcept;

@@ -129,7 +129,7 @@ TEST(tool_definition_json, only_the_policy_that_was_set_is_written) {
   EXPECT_EQ(tool_to_json(minimal),
             json::parse(R"({"name": "t", "description": "d",
                             "inputSchema": {"type": "object", "properties": {}},
-                            "policy": {"dangerous": false}})"));
+                            "policy": {"dangerous": false, "sandboxed": false}})"));
   tool full{.name = "f",
             .title = "Full",
             .description = "d",
@@ -147,7 +147,10 @@ TEST(tool_definition_json, only_the_policy_that_was_set_is_written) {
             .max_output_bytes = 4096,
             .coerce_arguments = true,
             .synchronous = true,
-            .meta = json::parse(R"({"k": 1})")};
+            .meta = json::parse(R"({"k": 1})"),
+            .sandboxed = true,
+            .memory_limit_mb = 256,
+            .sandbox_policy = {.cpu_seconds = 5}};
   EXPECT_EQ(tool_to_json(full), json::parse(R"({"name": "f", "title": "Full", "description": "d",
       "inputSchema": {"type": "object", "properties": {}}, "outputSchema": {"type": "object"},
       "annotations": {"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true,
@@ -155,7 +158,12 @@ TEST(tool_definition_json, only_the_policy_that_was_set_is_written) {
       "policy": {"category": "cat", "version": "1.0", "tags": ["a", "b"], "timeout_ms": 1500,
                  "rate_limit": {"calls": 3, "window_ms": 2000}, "max_parallel": 2,
                  "cost_per_call": 0.25, "dangerous": true, "requires_auth": true,
-                 "max_output_bytes": 4096, "coerce_arguments": true, "synchronous": true},
+                 "max_output_bytes": 4096, "coerce_arguments": true, "synchronous": true,
+                 "sandboxed": true, "memory_limit_mb": 256,
+                 "sandbox": {"memory_limit_mb": 256, "cpu_seconds": 5, "max_processes": 64,
+                             "max_file_size_mb": 256, "max_open_files": 256, "tmp_size_mb": 64,
+                             "min_free_disk_mb": 512, "network": false, "read": [], "write": [],
+                             "by": "worker"}},
       "_meta": {"k": 1}})"));
 }
 

@@ -1,0 +1,312 @@
+// The zygote and the worker (design/sandbox.md, "Workers"). The zygote is a copy of the host
+// made before it started threads, so it may fork and the worker may run anything (malloc,
+// libseccomp, the handler); it never touches the host's state again, only its own copy.
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <new>
+
+#include "tools/worker_protocol.hpp"
+#include "tooluse/sandbox/confine.hpp"
+
+namespace tooluse::detail {
+namespace {
+
+bool read_exact(int fd, char* p, std::size_t n) {
+  while (n > 0) {
+    const ssize_t got = ::read(fd, p, n);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) return false;
+    p += got;
+    n -= static_cast<std::size_t>(got);
+  }
+  return true;
+}
+
+bool write_exact(int fd, const char* p, std::size_t n) {
+  while (n > 0) {
+    const ssize_t put = ::send(fd, p, n, MSG_NOSIGNAL);
+    if (put < 0 && errno == EINTR) continue;
+    if (put <= 0) return false;
+    p += put;
+    n -= static_cast<std::size_t>(put);
+  }
+  return true;
+}
+
+void say(const std::string& text) { (void)!::write(2, text.data(), text.size()); }
+
+void out_of_memory() {
+  say("tooluse worker: out of memory (operator new failed)\n");
+  ::_exit(worker_exit_memory);
+}
+
+tool_result run_handler(const registered_tool& entry, const json& request) {
+  call_context ctx;
+  ctx.call_id = request.value("call_id", "");
+  ctx.session = request.value("session", "");
+  ctx.idempotency_key = request.value("idempotency_key", "");
+  try {
+    return entry.handler(request.value("arguments", json::object()), ctx);
+  } catch (const std::exception& e) {
+    return tool_result::error("tool \"" + entry.definition.name + "\" failed: " + e.what());
+  } catch (...) {
+    return tool_result::error("tool \"" + entry.definition.name +
+                              "\" failed with an unknown exception");
+  }
+}
+
+// The worker: stdio on its err pipe, nothing else of the zygote's, then the sandbox, then one
+// call. A warm worker (handoff >= 0) confines itself first and then waits for its call's
+// descriptors from the zygote, so the call does not wait for the sandbox to be built.
+[[noreturn]] void worker_main(const registered_tool& entry, int data, int err, int handoff) {
+  ::setsid();  // no controlling terminal (TIOCSTI)
+  if (handoff >= 0) {
+    ::dup2(handoff, 5);
+  } else {
+    ::dup2(err, 1);
+    ::dup2(err, 2);
+    ::dup2(data, 3);
+  }
+  if (const int nul = ::open("/dev/null", O_RDONLY); nul >= 0) ::dup2(nul, 0);
+  ::syscall(SYS_close_range, handoff >= 0 ? 6U : 4U, ~0U, 0U);
+  if (handoff >= 0) {  // the zygote's control socket and other calls' sockets are not its own
+    ::close(3);
+    ::close(4);
+  }
+  auto confined = sandbox::confine(effective_sandbox_policy(entry.definition));
+  if (!confined) {
+    say(confined.error().message + "\n");
+    ::_exit(worker_exit_confine);
+  }
+  if (handoff >= 0) {
+    std::string go;
+    int fds[2];
+    if (recv_fds(5, go, 8, fds, 2) <= 0 || fds[0] < 0 || fds[1] < 0) ::_exit(0);  // not needed
+    ::dup2(fds[0], 3);
+    ::dup2(fds[1], 1);
+    ::dup2(fds[1], 2);
+    ::syscall(SYS_close_range, 4U, ~0U, 0U);
+  }
+  std::set_new_handler(out_of_memory);
+  std::uint64_t size = 0;
+  if (!read_exact(3, reinterpret_cast<char*>(&size), sizeof size) || size > (1ULL << 30))
+    ::_exit(worker_exit_protocol);
+  std::string text(size, '\0');
+  if (!read_exact(3, text.data(), size)) ::_exit(worker_exit_protocol);
+  auto request = parse_json(text);
+  if (!request || !request->is_object()) ::_exit(worker_exit_protocol);
+  const std::string out = result_to_json(run_handler(entry, *request))
+                              .dump(-1, ' ', false, json::error_handler_t::replace);
+  const std::uint64_t n = out.size();
+  if (!write_exact(3, reinterpret_cast<const char*>(&n), sizeof n) ||
+      !write_exact(3, out.data(), out.size()))
+    ::_exit(worker_exit_protocol);
+  ::_exit(0);
+}
+
+struct child {
+  pid_t pid;
+  int pidfd;
+  int status;
+  std::string tool;  // its warm successor is made when it ends, not while it runs
+};
+
+void reap(child& c) {
+  int st = 0;
+  while (::waitpid(c.pid, &st, 0) < 0 && errno == EINTR) {
+  }
+  ::send(c.status, &st, sizeof st, MSG_NOSIGNAL);
+  ::close(c.status);
+  ::close(c.pidfd);
+}
+
+// A warm worker: forked and confined ahead of its call, waiting on `handoff`.
+struct spare {
+  pid_t pid = -1;
+  int pidfd = -1;
+  int handoff = -1;
+};
+
+spare make_spare(const registered_tool& entry) {
+  int sv[2];
+  if (::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0) return {};
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::close(sv[0]);
+    worker_main(entry, -1, -1, sv[1]);
+  }
+  ::close(sv[1]);
+  if (pid < 0) {
+    ::close(sv[0]);
+    return {};
+  }
+  return {pid, static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)), sv[0]};
+}
+
+void discard(spare& s) {
+  if (s.pid <= 0) return;
+  ::syscall(SYS_pidfd_send_signal, s.pidfd, SIGKILL, nullptr, 0);
+  ::waitpid(s.pid, nullptr, 0);
+  ::close(s.pidfd);
+  ::close(s.handoff);
+  s = {};
+}
+
+// alive: the spare has not ended (a spare whose sandbox failed exits at once).
+bool alive(const spare& s) {
+  pollfd p{s.pidfd, POLLIN, 0};
+  return s.pid > 0 && s.pidfd >= 0 && ::poll(&p, 1, 0) == 0;
+}
+
+struct zygote_state {
+  std::map<std::string, std::shared_ptr<const registered_tool>> tools;
+  std::map<std::string, spare> spares;
+  std::vector<child> children;
+  bool warm = true;
+};
+
+// One request: a warm worker gets the call's descriptors (a fresh one is forked when there is
+// none) and the host gets its pidfd. The next warm worker is made when this one has ended, so
+// building its sandbox does not compete with the call for the CPU.
+void start_worker(zygote_state& z, const std::string& name, const int fds[3]) {
+  auto it = z.tools.find(name);
+  pid_t pid = -1;
+  int pidfd = -1;
+  if (it != z.tools.end() && fds[0] >= 0 && fds[1] >= 0 && fds[2] >= 0) {
+    spare& s = z.spares[name];
+    if (s.pid > 0 && alive(s) && send_fds(s.handoff, "go", fds, 2)) {
+      pid = s.pid;
+      pidfd = s.pidfd;
+      ::close(s.handoff);
+      s = {};
+    } else {
+      discard(s);
+      pid = ::fork();
+      if (pid == 0) {
+        ::close(fds[2]);
+        worker_main(*it->second, fds[0], fds[1], -1);
+      }
+      pidfd = pid > 0 ? static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)) : -1;
+    }
+  }
+  ::close(fds[0]);
+  ::close(fds[1]);
+  if (pidfd < 0 || !send_fds(fds[2], "w", &pidfd, 1)) {  // the host sees the end, no pidfd
+    if (pid > 0) ::kill(pid, SIGKILL);
+    if (pid > 0) ::waitpid(pid, nullptr, 0);
+    if (pidfd >= 0) ::close(pidfd);
+    ::close(fds[2]);
+    return;
+  }
+  z.children.push_back({pid, pidfd, fds[2], name});
+}
+
+}  // namespace
+
+[[noreturn]] void zygote_main(int control,
+                              std::vector<std::shared_ptr<const registered_tool>> list, bool warm) {
+  ::setpgid(0, 0);  // a terminal's ^C is for the host; the zygote ends when the host does
+  struct sigaction dfl {};
+  dfl.sa_handler = SIG_DFL;
+  for (int sig = 1; sig < NSIG; ++sig) ::sigaction(sig, &dfl, nullptr);
+  ::signal(SIGPIPE, SIG_IGN);
+  sigset_t none;
+  sigemptyset(&none);
+  ::sigprocmask(SIG_SETMASK, &none, nullptr);
+  ::dup2(control, 3);
+  ::syscall(SYS_close_range, 4U, ~0U, 0U);
+  control = 3;
+  sandbox::prepare_confine();
+  zygote_state z;
+  z.warm = warm;
+  for (auto& t : list) {
+    if (warm) z.spares[t->definition.name] = make_spare(*t);
+    z.tools.emplace(t->definition.name, std::move(t));
+  }
+  for (;;) {
+    std::vector<pollfd> fds{{control, POLLIN, 0}};
+    for (const auto& c : z.children) fds.push_back({c.pidfd, POLLIN, 0});
+    if (::poll(fds.data(), fds.size(), -1) < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
+    for (std::size_t i = fds.size() - 1; i >= 1; --i)
+      if (fds[i].revents & (POLLIN | POLLHUP)) {
+        child done = z.children[i - 1];
+        reap(done);
+        z.children.erase(z.children.begin() + static_cast<long>(i - 1));
+        if (spare& s = z.spares[done.tool]; z.warm && s.pid <= 0)
+          s = make_spare(*z.tools.at(done.tool));
+      }
+    if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+      std::string name;
+      int got[3] = {-1, -1, -1};
+      const ssize_t n = recv_fds(control, name, 256, got, 3);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;  // the host closed its end: it is done, or gone
+      start_worker(z, name, got);
+    }
+  }
+  for (auto& [name, s] : z.spares) discard(s);
+  for (auto& c : z.children) {
+    ::syscall(SYS_pidfd_send_signal, c.pidfd, SIGKILL, nullptr, 0);
+    reap(c);
+  }
+  ::_exit(0);
+}
+
+bool send_fds(int socket, const std::string& text, const int* fds, int count) {
+  iovec iov{const_cast<char*>(text.data()), text.size()};
+  alignas(cmsghdr) char buf[CMSG_SPACE(sizeof(int) * 4)] = {};
+  msghdr msg{};
+  msg.msg_iov = &iov;
+  msg.msg_iovlen = 1;
+  msg.msg_control = buf;
+  msg.msg_controllen = CMSG_SPACE(sizeof(int) * static_cast<unsigned>(count));
+  cmsghdr* c = CMSG_FIRSTHDR(&msg);
+  c->cmsg_level = SOL_SOCKET;
+  c->cmsg_type = SCM_RIGHTS;
+  c->cmsg_len = CMSG_LEN(sizeof(int) * static_cast<unsigned>(count));
+  std::memcpy(CMSG_DATA(c), fds, sizeof(int) * static_cast<unsigned>(count));
+  ssize_t n;
+  while ((n = ::sendmsg(socket, &msg, MSG_NOSIGNAL)) < 0 && errno == EINTR) {
+  }
+  return n == static_cast<ssize_t>(text.size());
+}
+
+ssize_t recv_fds(int socket, std::string& text, std::size_t max, int* fds, int count) {
+  text.assign(max, '\0');
+  iovec iov{text.data(), max};
+  alignas(cmsghdr) char buf[CMSG_SPACE(sizeof(int) * 4)] = {};
+  msghdr msg{};
+  msg.msg_iov = &iov;
+  msg.msg_iovlen = 1;
+  msg.msg_control = buf;
+  msg.msg_controllen = sizeof buf;
+  for (int i = 0; i < count; ++i) fds[i] = -1;
+  const ssize_t n = ::recvmsg(socket, &msg, MSG_CMSG_CLOEXEC);
+  if (n < 0) return n;
+  text.resize(static_cast<std::size_t>(n));
+  for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
+    if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
+    const int got = static_cast<int>((c->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+    int all[4] = {-1, -1, -1, -1};
+    std::memcpy(all, CMSG_DATA(c), sizeof(int) * static_cast<unsigned>(std::min(got, 4)));
+    for (int i = 0; i < std::min(got, 4); ++i) {
+      if (i < count) fds[i] = all[i];
+      else ::close(all[i]);
+    }
+  }
+  return n;
+}
+
+}  // namespace tooluse::detail
