@@ -9,6 +9,7 @@
 
 #include "client_test_support.hpp"
 
+namespace session_renewal_test {
 namespace mcp = tooluse::mcp;
 namespace http = tooluse::http;
 using tooluse::json;
@@ -154,3 +155,4 @@ TEST(mcp_session_renewal, a_call_the_server_may_have_run_is_not_sent_again) {
 }
 
 }  // namespace
+}  // namespace session_renewal_test
