@@ -258,9 +258,8 @@ function(tooluse_test)
   add_executable(${target} ${srcs})
   target_link_libraries(${target} PRIVATE ${T_DEPS} GTest::gtest GTest::gtest_main Threads::Threads)
   target_include_directories(${target} PRIVATE ${PROJECT_SOURCE_DIR}/tests ${PROJECT_SOURCE_DIR}/src)
-  target_compile_definitions(${target} PRIVATE
-    TOOLUSE_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
-    TOOLUSE_CLI_PATH="$<TARGET_FILE:tooluse_cli>")
+  # TOOLUSE_SOURCE_DIR and TOOLUSE_CLI_PATH come from tooluse_test_support (tests/tooluse_test_paths.hpp).
+  target_link_libraries(${target} PRIVATE tooluse_test_support)
   tooluse_apply_flags(${target})
   if(TOOLUSE_UNITY_BUILD)
     # Test files are compiled in batches (design/build.md): each batch parses gtest, nlohmann/json

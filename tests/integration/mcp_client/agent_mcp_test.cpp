@@ -19,7 +19,7 @@ namespace {
 class agent_mcp : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!std::filesystem::exists(TOOLUSE_CLI_PATH)) TOOLUSE_PEER_MISSING("tooluse CLI not built at " TOOLUSE_CLI_PATH);
+    if (!std::filesystem::exists(TOOLUSE_CLI_PATH)) TOOLUSE_PEER_MISSING(std::string("tooluse CLI not built at ") + TOOLUSE_CLI_PATH);
   }
   std::string write_config(const json& servers) {
     auto path = (dir.path() / "mcp.json").string();

@@ -23,7 +23,7 @@ class mount_edges : public ::testing::Test {
  protected:
   void SetUp() override {
     if (!std::filesystem::exists(TOOLUSE_CLI_PATH))
-      TOOLUSE_PEER_MISSING("tooluse CLI not built at " TOOLUSE_CLI_PATH);
+      TOOLUSE_PEER_MISSING(std::string("tooluse CLI not built at ") + TOOLUSE_CLI_PATH);
   }
   // A server started through sh that records its pid; once `mark` exists (after the first
   // start) it refuses to start again, saying why on stderr.

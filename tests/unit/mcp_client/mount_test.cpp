@@ -21,7 +21,7 @@ using tooluse::testing::log_sink;
 class mount_test : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!std::filesystem::exists(TOOLUSE_CLI_PATH)) TOOLUSE_PEER_MISSING("tooluse CLI not built at " TOOLUSE_CLI_PATH);
+    if (!std::filesystem::exists(TOOLUSE_CLI_PATH)) TOOLUSE_PEER_MISSING(std::string("tooluse CLI not built at ") + TOOLUSE_CLI_PATH);
   }
   mcp::server_config local() {
     return {.name = "local",

@@ -121,7 +121,7 @@ TEST(stdio_server_sandbox, a_server_stopped_by_a_limit_is_reported_with_its_name
 
 TEST(stdio_server_sandbox, tooluse_mcp_server_runs_in_the_sandbox) {
   sandbox_or_skip();
-  if (!std::filesystem::exists(TOOLUSE_CLI_PATH)) TOOLUSE_PEER_MISSING("tooluse CLI not built at " TOOLUSE_CLI_PATH);
+  if (!std::filesystem::exists(TOOLUSE_CLI_PATH)) TOOLUSE_PEER_MISSING(std::string("tooluse CLI not built at ") + TOOLUSE_CLI_PATH);
   recorder r;
   tooluse::testing::temp_dir dir;
   // The sanitized build reserves terabytes of address space for its shadow memory, so the

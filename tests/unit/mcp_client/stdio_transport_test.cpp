@@ -21,7 +21,7 @@ using tooluse::testing::recorder;
 using tooluse::testing::shell;
 
 TEST(stdio_client_transport, talks_to_tooluse_mcp_server) {
-  if (!std::filesystem::exists(TOOLUSE_CLI_PATH)) TOOLUSE_PEER_MISSING("tooluse CLI not built at " TOOLUSE_CLI_PATH);
+  if (!std::filesystem::exists(TOOLUSE_CLI_PATH)) TOOLUSE_PEER_MISSING(std::string("tooluse CLI not built at ") + TOOLUSE_CLI_PATH);
   recorder r;
   mcp::stdio_client_transport t({.command = {TOOLUSE_CLI_PATH, "mcp", "serve", "--stdio"},
                                  .name = "tooluse", .on_log = r.logger()});
