@@ -99,6 +99,9 @@ result<std::shared_ptr<mcp::client>> connect(const client_flags& f, const mcp::s
   mcp::client_options o{.client_info = {.name = "tooluse", .version = TOOLUSE_VERSION},
                         .protocol_version = f.protocol};
   o.request_timeout = f.timeout;
+  // --timeout bounds the probe of "auto" too: a server that never answers server/discover costs
+  // at most --timeout before the initialize fallback, not the library's 10 s.
+  o.discover_timeout = std::min(o.discover_timeout, f.timeout);
   return mcp::client::connect(std::move(*transport), o);
 }
 

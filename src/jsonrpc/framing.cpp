@@ -64,9 +64,11 @@ void line_framer::finish(const line_handler& on_line, const overflow_handler&) {
   on_line(strip_cr(line));
 }
 
-std::optional<json> peek_id(std::string_view head) {
+std::optional<json> peek_id(std::string_view head) { return peek_member(head, "id"); }
+
+std::optional<json> peek_member(std::string_view head, std::string_view key) {
   // Walk the top level of an object: skip strings and nested containers, and read the value
-  // after a top-level "id" key if it is a number or a complete string.
+  // after the top-level `key` if it is a number or a complete string.
   std::size_t i = head.find_first_not_of(" \t\r\n");
   if (i == std::string_view::npos || head[i] != '{') return std::nullopt;
   int depth = 0;
@@ -107,7 +109,7 @@ std::optional<json> peek_id(std::string_view head) {
       last_key.clear();
       continue;
     }
-    if (c == ':' && depth == 1 && last_key == "id") {
+    if (c == ':' && depth == 1 && last_key == key) {
       std::size_t v = head.find_first_not_of(" \t\r\n", i + 1);
       if (v == std::string_view::npos) return std::nullopt;
       std::size_t end = v;

@@ -151,6 +151,7 @@ class http_transport final : public client_transport {
   std::map<std::string, std::stop_source> inflight_;
   std::list<std::pair<std::jthread, std::shared_ptr<std::atomic<bool>>>> threads_;
   std::stop_source get_stop_;
+  std::stop_source notify_stop_;  ///< stops cancellations in flight at close()
   bool get_started_ = false;
   bool closed_ = false;
 };
@@ -247,6 +248,19 @@ status http_transport::send_with_headers(const json& m, const header_list& extra
           inflight_.erase(id.dump());
         },
         source);
+    return {};
+  }
+  if (m.is_object() && m.value("method", "") == "notifications/cancelled") {
+    // The caller has given up on the request already: its cancellation must not hold it behind a
+    // peer that trickles or never answers. It is sent from its own thread, which close() stops.
+    req.total_timeout = std::chrono::seconds(30);
+    spawn(
+        [this, req = std::move(req)](std::stop_token st) {
+          http::send_options so;
+          so.stop = st;
+          (void)send_(req, so);  // best effort: a lost cancellation only costs the peer work
+        },
+        notify_stop_);
     return {};
   }
   req.total_timeout = std::chrono::seconds(30);
@@ -459,6 +473,7 @@ void http_transport::close() {
     closed_ = true;
     for (auto& [k, s] : inflight_) s.request_stop();
     get_stop_.request_stop();
+    notify_stop_.request_stop();
     threads.swap(threads_);
     session = session_;
   }

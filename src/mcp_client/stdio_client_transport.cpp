@@ -147,12 +147,26 @@ std::string exit_report(detail::stdio_state& s, const process_exit& e) {
   return msg;
 }
 
+// The request of ours that a line we cannot read answers: the line's head has an id and no
+// method (a server request's id is from the server's own numbering, not ours).
+std::optional<json> answered_id(std::string_view line) {
+  const std::string_view head = line.substr(0, 4096);
+  if (jsonrpc::peek_member(head, "method")) return std::nullopt;
+  return jsonrpc::peek_id(head);
+}
+
 void handle_stdout_line(detail::stdio_state& s, std::string_view line) {
   if (line.find_first_not_of(" \t") == std::string_view::npos) return;
   auto msg = parse_json(line);
   if (!msg || !(msg->is_object() || msg->is_array())) {
-    std::string shown(line.substr(0, 200));
-    s.log("ignoring a line that is not JSON-RPC on stdout: " + shown);
+    // An answer we refuse (nested past json_limits::max_depth, malformed) still ends its
+    // request, with the reason, instead of leaving it to wait for its timeout.
+    auto id = msg ? std::nullopt : answered_id(line);
+    if (!id) s.log("ignoring a line that is not JSON-RPC on stdout: " + std::string(line.substr(0, 200)));
+    if (id && s.handlers.on_send_failed)
+      s.handlers.on_send_failed(*id, error{msg.error().code,
+                                           s.label + " sent an answer that was refused: " +
+                                               msg.error().message});
     return;
   }
   {
@@ -166,7 +180,7 @@ void handle_stdout_line(detail::stdio_state& s, std::string_view line) {
 void handle_stdout_overflow(detail::stdio_state& s, std::string_view head) {
   error e = limit_error(s.label + " wrote a message (one line on stdout) that",
                         "stdio_server_options::max_line_bytes", s.options.max_line_bytes, "bytes");
-  auto id = jsonrpc::peek_id(head);
+  auto id = answered_id(head);
   s.log("skipping a line longer than the limit: " + e.message);
   {
     std::lock_guard lock(s.mutex);

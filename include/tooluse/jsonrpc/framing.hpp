@@ -49,4 +49,8 @@ class line_framer {
 /// (a number or string) when it appears at the top level of the prefix, else nothing.
 std::optional<json> peek_id(std::string_view head);
 
+/// peek_member is peek_id for any top-level member whose value is a number or a string
+/// ("method" tells a request from a response).
+std::optional<json> peek_member(std::string_view head, std::string_view key);
+
 }  // namespace tooluse::jsonrpc

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "hostile_support.hpp"
+#include "support/cli_process.hpp"
 #include "tooluse/mcp/client.hpp"
 #include "tooluse/mcp/http_client_transport.hpp"
 
@@ -116,6 +117,49 @@ TEST(HostileMcpHttpServer, AResponseStreamKeptAliveForeverEndsAtMaxStreamDuratio
   // Well before the request's own 60 s timeout.
   EXPECT_LT(std::chrono::steady_clock::now() - start, 30s);
   EXPECT_TRUE(client->ping());
+}
+
+// A server that answers every POST with a response stream of keep-alive comments, nothing else:
+// never idle, never an answer.
+tcp_peer comments_only_peer() {
+  return tcp_peer([](int fd, const std::atomic<bool>& stopping) {
+    read_request(fd);
+    send_all(fd, "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n");
+    while (!stopping && send_all(fd, ": keep-alive\n\n")) std::this_thread::sleep_for(50ms);
+  });
+}
+
+TEST(HostileMcpHttpServer, AGivenUpRequestIsCancelledWithoutWaitingOnThePeer) {
+  auto peer = comments_only_peer();
+  const auto start = std::chrono::steady_clock::now();
+  {
+    mcp::http_client_options o;
+    o.url = peer.url("/mcp");
+    o.open_get_stream = false;
+    auto c = mcp::client::connect(mcp::make_http_client_transport(std::move(o)),
+                                  {.client_info = {"hostile-test", "1"},
+                                   .protocol_version = "2025-11-25",
+                                   .request_timeout = 500ms});
+    ASSERT_FALSE(c);
+    EXPECT_EQ(c.error().code, errc::timeout) << c.error().message;
+    EXPECT_TRUE(contains(c.error().message, "initialize within 500 ms")) << c.error().message;
+  }
+  // The cancellation's POST, which this peer never answers either, held the caller for its own
+  // 30 s bound; now the caller is back, and the transport closed, at the request's deadline.
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 20s);
+}
+
+TEST(HostileMcpHttpServer, TheCliTimeoutBoundsEveryStepOfTheHandshake) {
+  auto peer = comments_only_peer();
+  testing::temp_dir dir;
+  const auto start = std::chrono::steady_clock::now();
+  auto r = testing::run_tooluse({"mcp", "list", "--url", peer.url("/mcp"), "--timeout", "1s"}, {},
+                                dir.path());
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_TRUE(contains(r.err, "within 1000 ms")) << r.err;
+  // It took 41 s: server/discover waited its own 10 s, initialize 1 s, the cancellation 30 s.
+  // Each of those alone now breaks this bound.
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 9s);
 }
 
 }  // namespace

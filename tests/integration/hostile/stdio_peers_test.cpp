@@ -162,6 +162,30 @@ TEST(HostileStdioChild, A200MegabyteLineIsSkippedAsItArrivesAndItsRequestFails) 
       << seen.failed[0].second.message;
 }
 
+TEST(HostileStdioChild, AnAnswerNestedAHundredThousandDeepFailsItsRequestNamingTheLimit) {
+  observed seen;
+  // The answer to our request 7 is nested 100,000 deep; a server request nested as deep (its
+  // id 8 is the server's own numbering) must not fail a request of ours; a notification follows.
+  mcp::stdio_client_transport t(
+      {.command = {"sh", "-c",
+                   "deep() { head -c 100000 /dev/zero | tr '\\000' \"$1\"; }; "
+                   "printf '{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{\"x\":'; deep '['; deep ']'; "
+                   "printf '}}\\n{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"roots/list\",\"params\":{\"x\":'; "
+                   "deep '['; deep ']'; "
+                   "printf '}}\\n{\"jsonrpc\":\"2.0\",\"method\":\"notifications/done\"}\\n'; "
+                   "exec sleep 100"},
+       .on_log = [](std::string_view) {},
+       .shutdown_grace = 200ms});
+  ASSERT_TRUE(t.start(seen.handlers()));
+  ASSERT_TRUE(seen.wait([&] { return !seen.messages.empty(); })) << "the line after was not read";
+  std::lock_guard l(seen.mu);
+  EXPECT_EQ(seen.messages[0]["method"], "notifications/done");
+  ASSERT_EQ(seen.failed.size(), 1u) << "only the answer to our request fails it";
+  EXPECT_EQ(seen.failed[0].first, 7);
+  EXPECT_TRUE(contains(seen.failed[0].second.message, "json_limits::max_depth"))
+      << seen.failed[0].second.message;
+}
+
 TEST(HostileStdioChild, AServerThatStopsAnsweringIsKilledWithSigkillAfterSigterm) {
   observed seen;
   // Ignores SIGTERM (and its exec'd sleep inherits that), so only SIGKILL ends it. It says so on
