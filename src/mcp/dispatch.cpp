@@ -21,7 +21,7 @@ struct call {
   request_context& ctx;
 };
 
-using method_result = std::variant<json, jsonrpc::error_object>;
+using method_result = answer<json>;
 
 jsonrpc::error_object err(int code, std::string message, json data = nullptr) {
   return jsonrpc::error_object{code, std::move(message), std::move(data)};
@@ -29,9 +29,8 @@ jsonrpc::error_object err(int code, std::string message, json data = nullptr) {
 
 // page returns items [offset, offset + page_size) and the cursor of the next page.
 template <class T, class F>
-method_result page(const call& c, const std::vector<T>& items, const char* key, F to) {
-  wire::paginated_params p;
-  if (auto e = read_params(c.ctx.params(), p)) return std::move(*e);
+method_result page(const call& c, const wire::paginated_params& p, const std::vector<T>& items,
+                   const char* key, F to) {
   std::size_t offset = 0;
   if (p.cursor) {
     const std::string& cur = *p.cursor;
@@ -52,9 +51,7 @@ method_result page(const call& c, const std::vector<T>& items, const char* key, 
   return out;
 }
 
-method_result do_initialize(const call& c) {
-  wire::initialize_params p;
-  if (auto e = read_params(c.ctx.params(), p)) return std::move(*e);
+answer<wire::initialize_result> do_initialize(const call& c, wire::initialize_params& p) {
   std::string requested = p.protocol_version.value_or("");
   std::string chosen =
       is_session_version(requested) ? requested : std::string(latest_session_version);
@@ -74,10 +71,10 @@ method_result do_initialize(const call& c) {
   wire::initialize_result out{
       .protocol_version = chosen, .capabilities = std::move(caps), .server_info = to_json(c.d.info)};
   if (!c.d.options.instructions.empty()) out.instructions = c.d.options.instructions;
-  return encode(out);
+  return out;
 }
 
-method_result do_discover(const call& c) {
+answer<wire::discover_result> do_discover(const call& c, no_params&) {
   wire::discover_result out{.supported_versions = {std::string(version_2026_07_28)},
                             .capabilities = c.srv.capabilities(),
                             .meta = wire::result_meta{.server_info = to_json(c.d.info)}};
@@ -88,21 +85,19 @@ method_result do_discover(const call& c) {
   caps["resources"].erase("subscribe");
   caps["extensions"][std::string(tasks_extension)] = json::object();
   if (!c.d.options.instructions.empty()) out.instructions = c.d.options.instructions;
-  return encode(out);
+  return out;
 }
 
-method_result do_ping(const call&) { return json::object(); }
+method_result do_ping(const call&, no_params&) { return json::object(); }
 
-method_result do_set_level(const call& c) {
-  wire::set_level_params p;
-  if (auto e = read_params(c.ctx.params(), p)) return std::move(*e);
+method_result do_set_level(const call& c, wire::set_level_params& p) {
   std::lock_guard lock(c.s->mu);
   c.s->level = p.level;
   return json::object();
 }
 
-method_result do_tools_list(const call& c) {
-  return page(c, c.d.all_tools(), "tools", [](const std::shared_ptr<tool_entry>& t) {
+method_result do_tools_list(const call& c, wire::paginated_params& p) {
+  return page(c, p, c.d.all_tools(), "tools", [](const std::shared_ptr<tool_entry>& t) {
     json j = tool_to_mcp_json(t->definition);
     if (t->task != task_support::forbidden) j["execution"] = {{"taskSupport", std::string(to_string(t->task))}};
     return j;
@@ -117,6 +112,15 @@ json outcome_json(const call& c, json result_json, const input_required* ir) {
   return out;
 }
 
+// asked_for_input answers an input_required: the 2026-07-28 result, or an error naming `what`
+// for the session revisions, which cannot carry it.
+method_result asked_for_input(const call& c, const input_required& ir, const std::string& what) {
+  json j = outcome_json(c, nullptr, &ir);
+  if (j.is_null())
+    return err(ec::internal_error, what + " asked for input, which needs protocol 2026-07-28");
+  return j;
+}
+
 bool has_tasks_extension(const request_context& ctx) {
   const json& caps = ctx.client_capabilities();
   auto it = caps.find("extensions");
@@ -127,17 +131,13 @@ jsonrpc::error_object tasks_extension_missing() {
   return missing_capability({{"extensions", {{std::string(tasks_extension), json::object()}}}});
 }
 
-method_result from(method_outcome o) {
-  if (auto* e = std::get_if<jsonrpc::error_object>(&o)) return std::move(*e);
-  return std::move(std::get<json>(o));
-}
-
 // task_route decides whether a tools/call runs as a task. 2026-07-28: the server decides, for
 // clients that declare the tasks extension (in the request's capabilities); a required tool
 // refuses other clients with -32021. 2025-11-25: the client asks with params.task.
 std::optional<method_result> task_route(const call& c, const std::shared_ptr<tool_entry>& t, const json& args,
                                         const std::optional<wire::task_request>& task) {
   task_support support = t->task;
+  const std::string& name = t->definition.name;
   std::optional<long long> ttl;
   if (c.ctx.stateless()) {
     bool ext = has_tasks_extension(c.ctx);
@@ -146,10 +146,10 @@ std::optional<method_result> task_route(const call& c, const std::shared_ptr<too
   } else {
     bool asked = task.has_value();
     if (asked && support == task_support::forbidden)
-      return method_result(err(ec::method_not_found, "Method not found: tool \"" + t->definition.name +
+      return method_result(err(ec::method_not_found, "Method not found: tool \"" + name +
                                                          "\" does not run as a task; call it without \"task\""));
     if (!asked && support == task_support::required)
-      return method_result(err(ec::method_not_found, "Method not found: tool \"" + t->definition.name +
+      return method_result(err(ec::method_not_found, "Method not found: tool \"" + name +
                                                          "\" must be called as a task (add \"task\": {} to the params)"));
     if (!asked) return std::nullopt;
     ttl = task->ttl;
@@ -159,47 +159,20 @@ std::optional<method_result> task_route(const call& c, const std::shared_ptr<too
     try {
       ir = t->admit(args, c.ctx);
     } catch (const std::exception& e) {
-      return method_result(result_to_json(tool_result::error("tool \"" + t->definition.name + "\" failed: " + e.what())));
+      return method_result(result_to_json(tool_result::error("tool \"" + name + "\" failed: " + e.what())));
     }
-    if (ir) {
-      json j = outcome_json(c, nullptr, &*ir);
-      if (j.is_null()) return method_result(err(ec::internal_error, "tool \"" + t->definition.name + "\" asked for input, which needs protocol 2026-07-28"));
-      return method_result(std::move(j));
-    }
+    if (ir) return asked_for_input(c, *ir, "tool \"" + name + "\"");
   }
-  return from(c.d.tasks->start(t, args, c.ctx, ttl));
+  return c.d.tasks->start(t, args, c.ctx, ttl);
 }
 
-method_result do_tasks_get(const call& c) {
-  if (c.ctx.stateless() && !has_tasks_extension(c.ctx)) return tasks_extension_missing();
-  return from(c.d.tasks->get(c.ctx));
-}
+method_result do_tasks_get(const call& c, wire::task_id_params& p) { return c.d.tasks->get(c.ctx, p); }
+method_result do_tasks_update(const call& c, wire::task_id_params& p) { return c.d.tasks->update(c.ctx, p); }
+method_result do_tasks_cancel(const call& c, wire::task_id_params& p) { return c.d.tasks->cancel(c.ctx, p); }
+method_result do_tasks_result(const call& c, wire::task_id_params& p) { return c.d.tasks->result(c.ctx, p); }
+method_result do_tasks_list(const call& c, wire::paginated_params& p) { return c.d.tasks->list(c.ctx, p); }
 
-method_result do_tasks_update(const call& c) {
-  if (!c.ctx.stateless()) return err(ec::method_not_found, "Method not found: tasks/update is part of protocol 2026-07-28");
-  if (!has_tasks_extension(c.ctx)) return tasks_extension_missing();
-  return from(c.d.tasks->update(c.ctx));
-}
-
-method_result do_tasks_cancel(const call& c) {
-  if (c.ctx.stateless() && !has_tasks_extension(c.ctx)) return tasks_extension_missing();
-  return from(c.d.tasks->cancel(c.ctx));
-}
-
-method_result do_tasks_result(const call& c) {
-  if (c.ctx.stateless())
-    return err(ec::method_not_found, "Method not found: tasks/result is not part of protocol 2026-07-28 (tasks/get inlines the result)");
-  return from(c.d.tasks->result(c.ctx));
-}
-
-method_result do_tasks_list(const call& c) {
-  if (c.ctx.stateless()) return err(ec::method_not_found, "Method not found: tasks/list is not part of protocol 2026-07-28");
-  return from(c.d.tasks->list(c.ctx));
-}
-
-method_result do_tools_call(const call& c) {
-  wire::call_tool_params p;
-  if (auto e = read_params(c.ctx.params(), p)) return std::move(*e);
+method_result do_tools_call(const call& c, wire::call_tool_params& p) {
   const std::string& name = p.name;
   auto t = c.d.find_tool(name);
   if (!t) return err(ec::invalid_params, "Unknown tool: " + name);
@@ -219,38 +192,27 @@ method_result do_tools_call(const call& c) {
   } catch (const std::exception& e) {
     out = tool_result::error(std::string("tool \"") + name + "\" failed: " + e.what());
   }
-  if (auto* ir = std::get_if<input_required>(&out)) {
-    json j = outcome_json(c, nullptr, ir);
-    if (j.is_null())
-      return err(ec::internal_error,
-                 "tool \"" + name + "\" asked for input, which needs protocol 2026-07-28");
-    return j;
-  }
+  if (auto* ir = std::get_if<input_required>(&out)) return asked_for_input(c, *ir, "tool \"" + name + "\"");
   if (auto* e = std::get_if<jsonrpc::error_object>(&out)) return *e;
   return result_to_json(std::get<tool_result>(out));
 }
 
-method_result do_resources_list(const call& c) {
-  std::vector<std::shared_ptr<resource_entry>> items;
-  {
-    std::shared_lock lock(c.d.mu);
-    items = c.d.resources;
-  }
-  return page(c, items, "resources", [](const auto& e) { return to_json(e->info); });
+template <class E>
+std::vector<std::shared_ptr<E>> snapshot(const call& c, const std::vector<std::shared_ptr<E>>& items) {
+  std::shared_lock lock(c.d.mu);
+  return items;
 }
 
-method_result do_templates_list(const call& c) {
-  std::vector<std::shared_ptr<template_entry>> items;
-  {
-    std::shared_lock lock(c.d.mu);
-    items = c.d.templates;
-  }
-  return page(c, items, "resourceTemplates", [](const auto& e) { return to_json(e->info); });
+method_result do_resources_list(const call& c, wire::paginated_params& p) {
+  return page(c, p, snapshot(c, c.d.resources), "resources", [](const auto& e) { return to_json(e->info); });
 }
 
-method_result do_resources_read(const call& c) {
-  wire::uri_params p;
-  if (auto e = read_params(c.ctx.params(), p)) return std::move(*e);
+method_result do_templates_list(const call& c, wire::paginated_params& p) {
+  return page(c, p, snapshot(c, c.d.templates), "resourceTemplates",
+              [](const auto& e) { return to_json(e->info); });
+}
+
+method_result do_resources_read(const call& c, wire::uri_params& p) {
   const std::string& uri = p.uri;
   resource_handler handler;
   json vars = json::object();
@@ -281,29 +243,21 @@ method_result do_resources_read(const call& c) {
   return json{{"contents", std::move(list)}};
 }
 
-method_result do_subscribe(const call& c, bool on) {
-  wire::uri_params p;
-  if (auto e = read_params(c.ctx.params(), p)) return std::move(*e);
+template <bool On>
+method_result do_subscribe(const call& c, wire::uri_params& p) {
   std::lock_guard lock(c.s->mu);
-  if (on)
+  if constexpr (On)
     c.s->subscriptions.insert(std::move(p.uri));
   else
     c.s->subscriptions.erase(p.uri);
   return json::object();
 }
 
-method_result do_prompts_list(const call& c) {
-  std::vector<std::shared_ptr<prompt_entry>> items;
-  {
-    std::shared_lock lock(c.d.mu);
-    items = c.d.prompts;
-  }
-  return page(c, items, "prompts", [](const auto& e) { return to_json(e->info); });
+method_result do_prompts_list(const call& c, wire::paginated_params& p) {
+  return page(c, p, snapshot(c, c.d.prompts), "prompts", [](const auto& e) { return to_json(e->info); });
 }
 
-method_result do_prompts_get(const call& c) {
-  wire::get_prompt_params p;
-  if (auto e = read_params(c.ctx.params(), p)) return std::move(*e);
+method_result do_prompts_get(const call& c, wire::get_prompt_params& p) {
   const std::string& name = p.name;
   std::shared_ptr<prompt_entry> e;
   {
@@ -321,67 +275,99 @@ method_result do_prompts_get(const call& c) {
   if (!out)
     return err(out.error().jsonrpc_code ? out.error().jsonrpc_code : ec::invalid_params,
                out.error().message);
-  if (auto* ir = std::get_if<input_required>(&*out)) {
-    json j = outcome_json(c, nullptr, ir);
-    if (j.is_null())
-      return err(ec::internal_error,
-                 "prompt \"" + name + "\" asked for input, which needs protocol 2026-07-28");
-    return j;
-  }
+  if (auto* ir = std::get_if<input_required>(&*out)) return asked_for_input(c, *ir, "prompt \"" + name + "\"");
   return to_json(std::get<prompt_result>(*out));
 }
 
-method_result do_complete(const call& c) {
+bool has_completion(const server::impl& d) {
+  std::shared_lock lock(d.mu);
+  return static_cast<bool>(d.completion);
+}
+
+answer<completion_result> do_complete(const call& c, wire::complete_params& p) {
   completion_handler h;
   {
     std::shared_lock lock(c.d.mu);
     h = c.d.completion;
   }
-  if (!h) return err(ec::method_not_found, "Method not found: completion/complete");
-  wire::complete_params p;
-  if (auto e = read_params(c.ctx.params(), p)) return std::move(*e);
+  if (!h) return err(ec::method_not_found, "Method not found: completion/complete");  // unset meanwhile
   if (!p.ref.is_object()) return not_an_object("params.ref", p.ref);
-  return to_json(h(p.ref, p.argument.name, p.argument.value, c.ctx));
+  return h(p.ref, p.argument.name, p.argument.value, c.ctx);
 }
 
-using handler_fn = method_result (*)(const call&);
+// method is one MCP method, bound once: its name, its rules and its handler with typed
+// params and result (params.hpp).
+struct method {
+  std::string_view name;
+  method_rules rules;
+  method_result (*run)(const call&, const json& params);
+  /// available, when set, tells whether the server offers the method now (-32601 if not),
+  /// checked before its params are read.
+  bool (*available)(const server::impl&) = nullptr;
+};
 
-const std::unordered_map<std::string, handler_fn>& session_methods() {
-  static const std::unordered_map<std::string, handler_fn> m = {
-      {"initialize", do_initialize},
-      {"ping", do_ping},
-      {"logging/setLevel", do_set_level},
-      {"tools/list", do_tools_list},
-      {"tools/call", do_tools_call},
-      {"resources/list", do_resources_list},
-      {"resources/templates/list", do_templates_list},
-      {"resources/read", do_resources_read},
-      {"resources/subscribe", [](const call& c) { return do_subscribe(c, true); }},
-      {"resources/unsubscribe", [](const call& c) { return do_subscribe(c, false); }},
-      {"prompts/list", do_prompts_list},
-      {"prompts/get", do_prompts_get},
-      {"completion/complete", do_complete},
-      {"server/discover", do_discover},
-      {"tasks/get", do_tasks_get},
-      {"tasks/update", do_tasks_update},
-      {"tasks/cancel", do_tasks_cancel},
-      {"tasks/result", do_tasks_result},
-      {"tasks/list", do_tasks_list},
-  };
-  return m;
+constexpr method_rules stateless_too{};
+constexpr method_rules quick{.runs_inline = true};
+constexpr method_rules quick_list{.runs_inline = true, .cache = cache_kind::list};
+constexpr method_rules session_only{.in = revisions::sessions_only};
+constexpr method_rules quick_session_only{.in = revisions::sessions_only, .runs_inline = true};
+constexpr method_rules task_method{.tasks_extension = true};
+
+// methods is the table: every method the server answers, in one place.
+constexpr method methods[] = {
+    {"initialize", quick_session_only, bound<do_initialize>},
+    {"ping", quick_session_only, bound<do_ping>},
+    {"logging/setLevel", quick_session_only, bound<do_set_level>},
+    {"server/discover", {.runs_inline = true, .cache = cache_kind::read}, bound<do_discover>},
+    {"tools/list", quick_list, bound<do_tools_list>},
+    {"tools/call", stateless_too, bound<do_tools_call>},  // runs inline: server::runs_inline
+    {"resources/list", quick_list, bound<do_resources_list>},
+    {"resources/templates/list", quick_list, bound<do_templates_list>},
+    {"resources/read", {.cache = cache_kind::read}, bound<do_resources_read>},
+    {"resources/subscribe", quick_session_only, bound<do_subscribe<true>>},
+    {"resources/unsubscribe", quick_session_only, bound<do_subscribe<false>>},
+    {"prompts/list", quick_list, bound<do_prompts_list>},
+    {"prompts/get", stateless_too, bound<do_prompts_get>},
+    {"completion/complete", stateless_too, bound<do_complete>, has_completion},
+    {"tasks/get", task_method, bound<do_tasks_get>},
+    {"tasks/update", {.in = revisions::stateless_only, .tasks_extension = true}, bound<do_tasks_update>},
+    {"tasks/cancel", task_method, bound<do_tasks_cancel>},
+    {"tasks/result", {.in = revisions::sessions_only, .note = " (tasks/get inlines the result)"},
+     bound<do_tasks_result>},
+    {"tasks/list", session_only, bound<do_tasks_list>},
+};
+
+const method* find_method(std::string_view name) {
+  static const auto index = [] {
+    std::unordered_map<std::string_view, const method*> m;
+    for (const auto& x : methods) m.emplace(x.name, &x);
+    return m;
+  }();
+  auto it = index.find(name);
+  return it == index.end() ? nullptr : it->second;
 }
 
-bool removed_in_stateless(const std::string& m) {
-  return m == "initialize" || m == "ping" || m == "logging/setLevel" ||
-         m == "resources/subscribe" || m == "resources/unsubscribe";
+}  // namespace
+
+bool method_runs_inline(std::string_view name) {
+  const method* m = find_method(name);
+  return m && m->rules.runs_inline;
 }
 
-bool cacheable(const std::string& m) {
-  return m == "server/discover" || m == "tools/list" || m == "prompts/list" ||
-         m == "resources/list" || m == "resources/templates/list" || m == "resources/read";
+namespace {
+
+// outside_revisions is the -32601 of a method the request's revision does not have.
+std::optional<jsonrpc::error_object> outside_revisions(const method& m, bool stateless) {
+  if (m.rules.in == revisions::sessions_only && stateless)
+    return err(ec::method_not_found, "Method not found: " + std::string(m.name) +
+                                         " is not part of protocol 2026-07-28" + std::string(m.rules.note));
+  if (m.rules.in == revisions::stateless_only && !stateless)
+    return err(ec::method_not_found, "Method not found: " + std::string(m.name) +
+                                         " is part of protocol 2026-07-28" + std::string(m.rules.note));
+  return std::nullopt;
 }
 
-// validate_mrtr reads inputResponses and requestState into the context.
+// read_mrtr reads inputResponses and requestState into the context (every 2026-07-28 request).
 std::optional<jsonrpc::error_object> read_mrtr(server::impl& d, request_context& ctx) {
   wire::mrtr_params p;
   if (auto e = read_params(ctx.params(), p)) return e;
@@ -403,6 +389,15 @@ std::optional<jsonrpc::error_object> read_mrtr(server::impl& d, request_context&
     context_access::state(ctx) = std::move(*state);
   }
   return std::nullopt;
+}
+
+// run checks the rules of `m` and runs it.
+method_result run(const method& m, const call& c, bool stateless) {
+  if (stateless)
+    if (auto e = read_mrtr(c.d, c.ctx)) return std::move(*e);
+  if (stateless && m.rules.tasks_extension && !has_tasks_extension(c.ctx)) return tasks_extension_missing();
+  if (m.available && !m.available(c.d)) return err(ec::method_not_found, "Method not found: " + std::string(m.name));
+  return m.run(c, c.ctx.params());
 }
 
 }  // namespace
@@ -431,9 +426,8 @@ std::optional<jsonrpc::response> dispatch(server& srv, server::impl& d,
     // Telemetry never refuses a request: a `_meta` that does not decode just has no parent.
     if (auto p = decode<wire::with_meta>(r.params, "params"); p && p->meta && p->meta->traceparent)
       parent = telemetry::parse_traceparent(*p->meta->traceparent);
-    for (const char* k : {"name", "uri"})
-      if (auto it = r.params.find(k); target.empty() && it != r.params.end() && it->is_string())
-        target = it->get<std::string>();
+    if (auto names = decode<wire::routing_params>(r.params, "params"))
+      target = names->name ? std::move(*names->name) : names->uri.value_or("");
   }
   auto span = telemetry::start_span(traced ? r.method + (target.empty() ? "" : " " + target) : std::string(),
                                     telemetry::span_kind::server, parent);
@@ -447,22 +441,17 @@ std::optional<jsonrpc::response> dispatch(server& srv, server::impl& d,
     }
   }
   bool stateless = s->stateless;
-  if (stateless && removed_in_stateless(r.method))
-    return response::failure(
-        r.id, ec::method_not_found,
-        "Method not found: " + r.method + " is not part of protocol 2026-07-28");
-  const auto& table = session_methods();
-  auto it = table.find(r.method);
-  if (it == table.end())
-    return response::failure(r.id, ec::method_not_found, "Method not found: " + r.method);
-  if (stateless) {
-    if (auto e = read_mrtr(d, ctx)) return response{r.id, nullptr, std::move(*e)};
-  }
+  const method* m = find_method(r.method);
+  if (!m) return response::failure(r.id, ec::method_not_found, "Method not found: " + r.method);
   method_result out;
-  try {
-    out = it->second(call{srv, d, s, r, ctx});
-  } catch (const std::exception& e) {
-    out = err(ec::internal_error, std::string("Internal error: ") + e.what());
+  if (auto e = outside_revisions(*m, stateless)) {
+    out = std::move(*e);
+  } else {
+    try {
+      out = run(*m, call{srv, d, s, r, ctx}, stateless);
+    } catch (const std::exception& e) {
+      out = err(ec::internal_error, std::string("Internal error: ") + e.what());
+    }
   }
   if (stop.stop_requested() && !stateless) return std::nullopt;
   if (auto* e = std::get_if<jsonrpc::error_object>(&out)) {
@@ -472,10 +461,8 @@ std::optional<jsonrpc::response> dispatch(server& srv, server::impl& d,
   json result = std::move(std::get<json>(out));
   if (stateless) {
     if (!result.contains("resultType")) result["resultType"] = "complete";
-    if (cacheable(r.method) && result["resultType"] == "complete") {
-      const cache_hint& h = r.method == "resources/read" || r.method == "server/discover"
-                                ? d.options.read_cache
-                                : d.options.list_cache;
+    if (m->rules.cache != cache_kind::none && result["resultType"] == "complete") {
+      const cache_hint& h = m->rules.cache == cache_kind::read ? d.options.read_cache : d.options.list_cache;
       if (!result.contains("ttlMs")) result["ttlMs"] = h.ttl_ms;
       if (!result.contains("cacheScope")) result["cacheScope"] = h.scope;
     }

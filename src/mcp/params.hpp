@@ -1,8 +1,14 @@
 #pragma once
-// read_params: a request's params decoded into a wire type (tooluse/mcp/wire.hpp), or the
-// -32602 error that names the path of the first mismatch.
+// The MCP method table's building blocks (dispatch.cpp): a method is bound once, with its
+// typed params (decoded here, the -32602 error made here), its typed result (encoded here)
+// and its rules (which revisions have it, whether it may run on an I/O thread, its cache
+// hint, what it needs of the client or the server) as fields of the binding.
 
+#include <concepts>
 #include <optional>
+#include <string_view>
+#include <type_traits>
+#include <variant>
 
 #include "tooluse/jsonrpc/message.hpp"
 #include "tooluse/mcp/wire.hpp"
@@ -27,6 +33,75 @@ inline jsonrpc::error_object not_an_object(std::string_view path, const json& go
                                "Invalid params: " + std::string(path) +
                                    ": expected object, got " + std::string(type_name(got)),
                                nullptr};
+}
+
+namespace wire {
+/// routing_params: the names a request is about, read where the method is not yet decoded
+/// (a transport deciding where to run it, the telemetry span's name).
+struct routing_params {
+  std::optional<std::string> name;  ///< tools/call, prompts/get
+  std::optional<std::string> uri;   ///< resources/read
+};
+TOOLUSE_WIRE(routing_params, (name), (uri))
+}  // namespace wire
+
+/// answer is what a method returns: its result, or a JSON-RPC error.
+template <class R>
+using answer = std::variant<R, jsonrpc::error_object>;
+
+/// no_params: a method whose params are not read (any object is accepted).
+struct no_params {};
+
+/// revisions says which protocol revisions have a method; outside them it is -32601.
+enum class revisions { all, sessions_only, stateless_only };
+
+/// cache_kind is the 2026-07-28 cache hint a method's complete result carries.
+enum class cache_kind { none, list, read };
+
+/// method_rules are what the dispatcher checks and adds around a method, in this order:
+/// the revision, then (2026-07-28) the tasks extension, then `available`.
+struct method_rules {
+  revisions in = revisions::all;
+  std::string_view note;      ///< added to the -32601 of a method outside its revisions
+  bool runs_inline = false;   ///< never blocks: a transport may run it on its I/O thread
+  cache_kind cache = cache_kind::none;
+  bool tasks_extension = false;  ///< 2026-07-28: the client must declare the tasks extension
+};
+
+/// encode_result turns a method's typed result into its JSON: json as it is, a protocol type
+/// by its to_json (protocol.hpp), a wire type by the codec.
+template <class R>
+json encode_result(R&& r) {
+  using T = std::decay_t<R>;
+  if constexpr (std::is_same_v<T, json>)
+    return std::forward<R>(r);
+  else if constexpr (requires(const T& v) { { to_json(v) } -> std::same_as<json>; })
+    return to_json(r);
+  else
+    return tooluse::encode(r);
+}
+
+/// method_traits takes a handler `answer<R> (*)(const C&, P&)` apart.
+template <class F>
+struct method_traits;
+template <class C, class P, class R>
+struct method_traits<answer<R> (*)(const C&, P&)> {
+  using context = C;
+  using params = P;
+  using result = R;
+};
+
+/// bound is handler F with its params decoded and its result encoded: the one place a
+/// method's params become the -32602 error.
+template <auto F>
+answer<json> bound(const typename method_traits<decltype(F)>::context& c, const json& params) {
+  using P = typename method_traits<decltype(F)>::params;
+  P p{};
+  if constexpr (!std::is_same_v<P, no_params>)
+    if (auto e = read_params(params, p)) return std::move(*e);
+  auto out = F(c, p);
+  if (auto* e = std::get_if<jsonrpc::error_object>(&out)) return std::move(*e);
+  return encode_result(std::move(std::get<0>(out)));
 }
 
 }  // namespace tooluse::mcp

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "mcp/params.hpp"
 #include "mcp/server_impl.hpp"
 
 namespace tooluse::mcp {
@@ -144,15 +145,11 @@ server::~server() {
 }
 
 bool server::runs_inline(const jsonrpc::request& r) const {
-  const std::string& m = r.method;
-  if (m == "ping" || m == "initialize" || m == "tools/list" || m == "prompts/list" ||
-      m == "resources/list" || m == "resources/templates/list" || m == "logging/setLevel" ||
-      m == "resources/subscribe" || m == "resources/unsubscribe" || m == "server/discover")
-    return true;
-  if (m != "tools/call" || !impl_->executor || !r.params.is_object()) return false;
-  auto it = r.params.find("name");
-  if (it == r.params.end() || !it->is_string()) return false;
-  const auto& name = it->get_ref<const std::string&>();
+  if (method_runs_inline(r.method)) return true;
+  if (r.method != "tools/call" || !impl_->executor || !r.params.is_object()) return false;
+  auto p = decode<wire::routing_params>(r.params, "params");
+  if (!p || !p->name) return false;
+  const std::string& name = *p->name;
   {
     std::shared_lock lock(impl_->mu);
     for (const auto& t : impl_->tools)

@@ -116,6 +116,10 @@ std::optional<json> open_state(const std::string& key, std::string_view sealed);
 /// random_token returns `bytes` random bytes as lowercase hex.
 std::string random_token(std::size_t bytes);
 
+/// method_runs_inline tells whether the method table marks `method` as never blocking
+/// (dispatch.cpp); tools/call decides per tool (server::runs_inline).
+bool method_runs_inline(std::string_view method);
+
 /// dispatch answers one request (dispatch.cpp). Returns the response, or nullopt when the
 /// request was cancelled and must not be answered.
 std::optional<jsonrpc::response> dispatch(server& srv, server::impl& d,

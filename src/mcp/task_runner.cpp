@@ -291,9 +291,7 @@ void task_runner::run(const std::shared_ptr<live_task>& t) {
   finish(t, task_status::cancelled, nullptr, std::nullopt);
 }
 
-method_outcome task_runner::get(request_context& ctx) {
-  wire::task_id_params p;
-  if (auto e = read_params(ctx.params(), p)) return std::move(*e);
+method_outcome task_runner::get(request_context& ctx, const wire::task_id_params& p) {
   const std::string& id = p.task_id;
   auto rec = lookup(id, ctx.principal());
   if (!rec) return unknown_task(id);
@@ -301,9 +299,7 @@ method_outcome task_runner::get(request_context& ctx) {
   return task_to_json(*rec, ctx.protocol_version());
 }
 
-method_outcome task_runner::update(request_context& ctx) {
-  wire::task_id_params p;
-  if (auto e = read_params(ctx.params(), p)) return std::move(*e);
+method_outcome task_runner::update(request_context& ctx, const wire::task_id_params& p) {
   const std::string& id = p.task_id;
   if (!p.input_responses)
     return err(ec::invalid_params, "Invalid params: params: missing required property \"inputResponses\"");
@@ -331,9 +327,7 @@ method_outcome task_runner::update(request_context& ctx) {
   return json::object();
 }
 
-method_outcome task_runner::cancel(request_context& ctx) {
-  wire::task_id_params p;
-  if (auto e = read_params(ctx.params(), p)) return std::move(*e);
+method_outcome task_runner::cancel(request_context& ctx, const wire::task_id_params& p) {
   const std::string& id = p.task_id;
   std::shared_ptr<live_task> t;
   task_record rec;
@@ -367,9 +361,7 @@ method_outcome task_runner::cancel(request_context& ctx) {
   return task_to_json(rec, ctx.protocol_version());
 }
 
-method_outcome task_runner::result(request_context& ctx) {
-  wire::task_id_params p;
-  if (auto e = read_params(ctx.params(), p)) return std::move(*e);
+method_outcome task_runner::result(request_context& ctx, const wire::task_id_params& p) {
   const std::string& id = p.task_id;
   std::optional<task_record> rec;
   {
@@ -395,11 +387,9 @@ method_outcome task_runner::result(request_context& ctx) {
   return out;
 }
 
-method_outcome task_runner::list(request_context& ctx) {
+method_outcome task_runner::list(request_context& ctx, const wire::paginated_params& p) {
   auto all = options_.store->list(session_key(ctx.session_ptr()));
   std::erase_if(all, [&](const task_record& r) { return r.principal != ctx.principal(); });
-  wire::paginated_params p;
-  if (auto e = read_params(ctx.params(), p)) return std::move(*e);
   std::size_t offset = 0;
   if (p.cursor) {
     // Only a cursor this server sent: all digits, within the list (as the other lists check).

@@ -12,6 +12,7 @@
 
 #include "tooluse/mcp/server.hpp"
 #include "tooluse/mcp/tasks.hpp"
+#include "tooluse/mcp/wire.hpp"
 
 namespace tooluse::mcp {
 
@@ -35,11 +36,12 @@ class task_runner {
   method_outcome start(const std::shared_ptr<tool_entry>& tool, json args, request_context& ctx,
                        std::optional<long long> requested_ttl_ms);
 
-  method_outcome get(request_context& ctx);
-  method_outcome update(request_context& ctx);
-  method_outcome cancel(request_context& ctx);
-  method_outcome result(request_context& ctx);  ///< 2025-11-25: blocks until terminal
-  method_outcome list(request_context& ctx);    ///< 2025-11-25
+  /// The tasks/* methods, their params decoded by the method table (dispatch.cpp).
+  method_outcome get(request_context& ctx, const wire::task_id_params& p);
+  method_outcome update(request_context& ctx, const wire::task_id_params& p);
+  method_outcome cancel(request_context& ctx, const wire::task_id_params& p);
+  method_outcome result(request_context& ctx, const wire::task_id_params& p);  ///< 2025-11-25: blocks until terminal
+  method_outcome list(request_context& ctx, const wire::paginated_params& p);  ///< 2025-11-25
 
   const task_options& options() const { return options_; }
 
