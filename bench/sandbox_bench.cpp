@@ -1,6 +1,7 @@
 // The cost of a sandboxed call: sandbox::run of /bin/true (a fresh sandbox: bubblewrap,
-// seccomp, prlimit, the pids cgroup, waiting for the pid namespace to go), beside `bwrap true`
-// with the fewest options and a plain fork/exec of /bin/true, on the same machine.
+// seccomp, the launcher (Landlock, rlimits), the pids cgroup, waiting for the pid namespace to
+// go), beside `bwrap true` with the fewest options and a plain fork/exec of /bin/true, on the
+// same machine. Links the sandbox module only (bench/CMakeLists.txt).
 // Run: build/bench/bench_sandbox --benchmark_repetitions=5 (p50 = the median row).
 #include <benchmark/benchmark.h>
 #include <spawn.h>

@@ -39,15 +39,17 @@ void BM_in_process_call(benchmark::State& state) {
 }
 BENCHMARK(BM_in_process_call)->Unit(benchmark::kMicrosecond)->UseRealTime();
 
-// spaced: leave the zygote 50 ms between calls (out of the timing) to have the next warm worker
-// ready, as an agent's calls are spaced by the model's turns; back to back, each call also waits
-// for the sandbox of the next worker, built while it runs.
-void worker_call(benchmark::State& state, bool warm, bool spaced = false) {
+// spaced_ms: leave the zygote that long between calls (out of the timing) to have the next warm
+// worker ready, as an agent's calls are spaced by the model's turns; back to back, each call also
+// waits for the sandbox of the next worker, built while it runs. A warm worker is handed to the
+// host as soon as it is forked, so a call that comes before its sandbox is built waits for the
+// rest of it: 50 ms is enough on an idle machine, 300 ms on a loaded one.
+void worker_call(benchmark::State& state, bool warm, int spaced_ms = 0) {
   tooluse::call_context ctx;
   for (auto _ : state) {
-    if (spaced) {
+    if (spaced_ms) {
       state.PauseTiming();
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      std::this_thread::sleep_for(std::chrono::milliseconds(spaced_ms));
       state.ResumeTiming();
     }
     auto r = registry(warm).call({.name = "echo", .arguments = {{"text", "hi"}}}, ctx);
@@ -60,9 +62,12 @@ BENCHMARK(BM_fresh_worker_call)->Unit(benchmark::kMillisecond)->UseRealTime();
 // A worker sandboxed ahead, waiting for its call (still one per call).
 void BM_warm_worker_call(benchmark::State& state) { worker_call(state, true); }
 BENCHMARK(BM_warm_worker_call)->Unit(benchmark::kMillisecond)->UseRealTime();
-void BM_warm_worker_call_spaced(benchmark::State& state) { worker_call(state, true, true); }
+void BM_warm_worker_call_spaced(benchmark::State& state) { worker_call(state, true, 50); }
 BENCHMARK(BM_warm_worker_call_spaced)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(40);
-void BM_fresh_worker_call_spaced(benchmark::State& state) { worker_call(state, false, true); }
+// The warm worker's sandbox surely built: what a warm call itself costs.
+void BM_warm_worker_call_ready(benchmark::State& state) { worker_call(state, true, 300); }
+BENCHMARK(BM_warm_worker_call_ready)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(20);
+void BM_fresh_worker_call_spaced(benchmark::State& state) { worker_call(state, false, 50); }
 BENCHMARK(BM_fresh_worker_call_spaced)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(40);
 
 void BM_bwrap_true(benchmark::State& state) {

@@ -259,7 +259,7 @@ status stdio_client_transport::start(transport_handlers handlers) {
   s.stdout_fd = child->stdout_fd;
   s.stderr_fd = child->stderr_fd;
   s.pid = child->pid;
-  s.reaper.watch(child->pid, child->pidfd);
+  s.reaper.watch(child->pid, child->pidfd, std::move(child->resources));
   s.err_thread = std::thread(read_stderr, state_);
   s.out_thread = std::thread(read_stdout, state_);
   return {};

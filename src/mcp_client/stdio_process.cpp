@@ -66,12 +66,14 @@ struct spawn_guard {
 };
 
 void prepare(spawn_guard& g, const int (&in)[2], const int (&out)[2], const int (&err)[2],
-             const std::string& cwd, int seccomp_fd) {
+             const std::string& cwd, int seccomp_fd, int init_fd) {
   posix_spawn_file_actions_adddup2(&g.actions, in[0], 0);
   posix_spawn_file_actions_adddup2(&g.actions, out[1], 1);
   posix_spawn_file_actions_adddup2(&g.actions, err[1], 2);
+  // A sandboxed server: bubblewrap reads its filter from 3 and runs the launcher as fd 5.
   if (seccomp_fd >= 0) posix_spawn_file_actions_adddup2(&g.actions, seccomp_fd, 3);
-  posix_spawn_file_actions_addclosefrom_np(&g.actions, seccomp_fd >= 0 ? 4 : 3);
+  if (init_fd >= 0) posix_spawn_file_actions_adddup2(&g.actions, init_fd, 5);
+  posix_spawn_file_actions_addclosefrom_np(&g.actions, init_fd >= 0 ? 6 : seccomp_fd >= 0 ? 4 : 3);
   if (!cwd.empty()) posix_spawn_file_actions_addchdir_np(&g.actions, cwd.c_str());
   // Our own signal dispositions (e.g. SIGPIPE ignored) must not leak into the server.
   sigset_t defaults, none;
@@ -131,7 +133,7 @@ result<child_process> spawn_child(const stdio_server_options& o, std::string_vie
     env = child_environment(o);
   }
   spawn_guard g;
-  prepare(g, in, out, err, o.cwd, sandboxed.seccomp_fd);
+  prepare(g, in, out, err, o.cwd, sandboxed.seccomp_fd, sandboxed.init_fd);
   std::vector<char*> envp, argv;
   for (auto& e : env) envp.push_back(e.data());
   envp.push_back(nullptr);
@@ -145,7 +147,8 @@ result<child_process> spawn_child(const stdio_server_options& o, std::string_vie
     std::string hint = rc == ENOENT ? " (is \"" + o.command[0] + "\" installed and on PATH?)" : "";
     return fail(errc::io_error, what + ": " + std::strerror(rc) + hint);
   }
-  child_process c{.pid = pid, .stdin_fd = in[1], .stdout_fd = out[0], .stderr_fd = err[0]};
+  child_process c{.pid = pid, .stdin_fd = in[1], .stdout_fd = out[0], .stderr_fd = err[0],
+                  .resources = std::move(sandboxed.resources)};
 #ifdef SYS_pidfd_open
   c.pidfd = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
   if (c.pidfd >= 0) fcntl(c.pidfd, F_SETFD, FD_CLOEXEC);
@@ -155,10 +158,11 @@ result<child_process> spawn_child(const stdio_server_options& o, std::string_vie
   return c;
 }
 
-void reaper::watch(pid_t pid, int pidfd) {
+void reaper::watch(pid_t pid, int pidfd, std::shared_ptr<void> resources) {
   std::lock_guard lock(mutex_);
   pid_ = pid;
   pidfd_ = pidfd;
+  resources_ = std::move(resources);
 }
 
 reaper::~reaper() { close_fd(pidfd_); }
@@ -172,6 +176,7 @@ std::optional<process_exit> reaper::try_reap_locked() {
     if (WIFEXITED(st)) e.code = WEXITSTATUS(st);
     if (WIFSIGNALED(st)) e.signal = WTERMSIG(st);
     exit_ = e;
+    resources_.reset();
   } else if (r < 0 && errno == ECHILD) {
     exit_ = process_exit{};  // reaped by someone else (a SIGCHLD handler): status unknown
   }

@@ -5,6 +5,7 @@
 #include <sys/types.h>
 
 #include <chrono>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -21,6 +22,7 @@ struct child_process {
   int stdin_fd = -1;   ///< blocking, for writing
   int stdout_fd = -1;  ///< non-blocking, for reading
   int stderr_fd = -1;  ///< non-blocking, for reading
+  std::shared_ptr<void> resources;  ///< a sandboxed child's pids cgroup: keep until reaped
 };
 
 /// spawn_child runs options.command in its own process group, with the environment additions
@@ -30,7 +32,8 @@ result<child_process> spawn_child(const stdio_server_options& options, std::stri
 /// reaper waits for and reaps one child exactly once; safe from several threads.
 class reaper {
  public:
-  void watch(pid_t pid, int pidfd);
+  /// watch takes the child; `resources` (its sandbox's pids cgroup) are released once reaped.
+  void watch(pid_t pid, int pidfd, std::shared_ptr<void> resources = {});
   /// wait_for waits up to `timeout` (negative: forever) and returns the exit once reaped.
   std::optional<process_exit> wait_for(std::chrono::milliseconds timeout);
   /// signal_group sends `sig` to the child's process group if it has not been reaped.
@@ -43,6 +46,7 @@ class reaper {
   mutable std::mutex mutex_;
   pid_t pid_ = 0;
   int pidfd_ = -1;
+  std::shared_ptr<void> resources_;
   std::optional<process_exit> exit_;
 };
 

@@ -14,6 +14,7 @@
 
 #include "sandbox/cgroup.hpp"
 #include "sandbox/filter.hpp"
+#include "sandbox/launcher.hpp"
 #include "tooluse/sandbox/sandbox.hpp"
 
 namespace tooluse::sandbox {
@@ -36,7 +37,7 @@ check_item probe_run(const std::string& bwrap) {
                {.timeout = std::chrono::seconds(10), .bwrap_path = bwrap});
   if (dir != ".") ::rmdir(dir.c_str());
   it.ok = r && r->ok();
-  it.detail = r ? (it.ok ? "bwrap + seccomp + rlimits ran /bin/true" : r->describe()) : r.error().message;
+  it.detail = r ? (it.ok ? "bwrap + seccomp + launcher (Landlock, rlimits) ran /bin/true" : r->describe()) : r.error().message;
   if (!it.ok)
     it.cost = "nothing can run sandboxed: the shell and python tools and sandboxed MCP servers are "
               "refused (enable unprivileged user namespaces: sysctl user.max_user_namespaces, "
@@ -96,16 +97,18 @@ check_report check(const std::string& bwrap_path) {
                        .detail = filter ? "libseccomp deny list compiled" : filter.error().message,
                        .cost = "ptrace, mount, keyctl, bpf, nested namespaces and TIOCSTI would be "
                                "stopped by namespaces and capabilities only"});
-  const bool prlimit = ::access("/usr/bin/prlimit", X_OK) == 0;
-  rep.items.push_back({.name = "rlimits (prlimit)", .ok = prlimit, .required = true,
-                       .detail = prlimit ? "/usr/bin/prlimit (util-linux)" : "/usr/bin/prlimit not found",
-                       .cost = prlimit ? "" : "no memory, cpu, process, file size limits; apt install util-linux"});
+  auto init = detail::init_fd();
+  rep.items.push_back({.name = "launcher", .ok = init.has_value(), .required = true,
+                       .detail = init ? "the launcher (Landlock, rlimits, egress bridge) is ready in a sealed memfd"
+                                      : init.error().message,
+                       .cost = init ? "" : "nothing runs sandboxed: the rlimits and Landlock are applied by it; mount /proc and allow memfd_create (vm.memfd_noexec must not be 2)"});
   if (bwrap && ns_ok) rep.items.push_back(probe_run(bwrap_path));
   const int abi = landlock_abi();
   rep.items.push_back({.name = "landlock", .ok = abi > 0, .required = false,
-                       .detail = abi > 0 ? "ABI " + std::to_string(abi) + ": applied in the workers of sandboxed C++ tools (an allowlist of paths under their mount view); bubblewrap sandboxes rely on their mount namespace"
+                       .detail = abi > 0 ? "ABI " + std::to_string(abi) + ": an allowlist of paths under the mount view, in every sandbox (shell, python, MCP servers, C++ tool workers)" +
+                                             std::string(abi >= 6 ? "; scoped: no abstract Unix socket or signal reaches out of the sandbox" : "; ABI 6 (Linux 6.12) adds the scope on abstract Unix sockets and signals")
                                          : "not in this kernel or disabled (lsm= boot option)",
-                       .cost = abi > 0 ? "" : "sandboxed C++ tools keep their mount view (system read-only, homes and secrets hidden) but lose the allowlist: other host folders stay readable to them"});
+                       .cost = abi > 0 ? "" : "sandboxes keep their mount view (system read-only, homes and secrets hidden) but lose the second wall: a mistake in the view is not caught by an allowlist; Linux 5.13+ with landlock in lsm="});
   rep.items.push_back(probe_workers());
   const std::string pids = detail::pids_controller_root();
   const bool root = ::geteuid() == 0;

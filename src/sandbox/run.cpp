@@ -16,6 +16,7 @@
 #include "sandbox/cgroup.hpp"
 #include "sandbox/egress.hpp"
 #include "sandbox/filter.hpp"
+#include "sandbox/launcher.hpp"
 #include "sandbox/view.hpp"
 #include "tooluse/sandbox/sandbox.hpp"
 
@@ -48,7 +49,7 @@ struct child_spec {
   char* const* envp;
   const char* cwd;
   const char* cgroup_procs;  // may be null
-  int fds[5];                // become descriptors 0..4 (-1: left closed)
+  int fds[6];                // become descriptors 0..5 (-1: left closed)
 };
 
 [[noreturn]] void child_main(const child_spec& s) {
@@ -58,11 +59,11 @@ struct child_spec {
     if (f < 0 || ::write(f, "0", 1) != 1) ::_exit(126);
     ::close(f);
   }
-  int moved[5];
-  for (int i = 0; i < 5; ++i) moved[i] = s.fds[i] >= 0 ? ::fcntl(s.fds[i], F_DUPFD, 16) : -1;
-  for (int i = 0; i < 5; ++i)
+  int moved[6];
+  for (int i = 0; i < 6; ++i) moved[i] = s.fds[i] >= 0 ? ::fcntl(s.fds[i], F_DUPFD, 16) : -1;
+  for (int i = 0; i < 6; ++i)
     if (moved[i] >= 0) ::dup2(moved[i], i);
-  ::syscall(SYS_close_range, 5U, ~0U, 0U);
+  ::syscall(SYS_close_range, 6U, ~0U, 0U);
   struct sigaction dfl {};
   dfl.sa_handler = SIG_DFL;
   for (int sig = 1; sig < NSIG; ++sig) ::sigaction(sig, &dfl, nullptr);
@@ -90,10 +91,10 @@ class runner {
  public:
   runner(const policy& p, const run_options& o, std::string work)
       : p_(p), o_(o), work_(std::move(work)) {}
-  result<outcome> run(std::vector<std::string>& argv, int seccomp_fd);
+  result<outcome> run(std::vector<std::string>& argv, int seccomp_fd, int init_fd);
 
  private:
-  status start(std::vector<std::string>& argv, int seccomp_fd);
+  status start(std::vector<std::string>& argv, int seccomp_fd, int init_fd);
   void pump();
   void read_ready(const pollfd* fds);
   void note_status();
@@ -117,7 +118,7 @@ class runner {
   clock::time_point started_, exited_at_;
 };
 
-status runner::start(std::vector<std::string>& argv, int seccomp_fd) {
+status runner::start(std::vector<std::string>& argv, int seccomp_fd, int init_fd) {
   int pipes[3][2];
   fd_guard ends[3][2];
   for (int i = 0; i < 3; ++i) {
@@ -135,7 +136,7 @@ status runner::start(std::vector<std::string>& argv, int seccomp_fd) {
   char* envp[] = {nullptr};  // bwrap itself (pid 1 inside, /proc/1/environ) gets no host variable
   child_spec spec{argv[0].c_str(), args.data(), envp, work_.c_str(),
                   procs.empty() ? nullptr : procs.c_str(),
-                  {devnull.fd, ends[0][1].fd, ends[1][1].fd, seccomp_fd, ends[2][1].fd}};
+                  {devnull.fd, ends[0][1].fd, ends[1][1].fd, seccomp_fd, ends[2][1].fd, init_fd}};
   started_ = clock::now();
   disk_floor_mb_ = std::min(p_.min_free_disk_mb, free_mb(work_) / 2);
   pid_ = ::fork();
@@ -252,7 +253,9 @@ result<outcome> runner::finish() {
   r_.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(clock::now() - started_);
   r_.exit_code = WIFEXITED(wstatus_) ? WEXITSTATUS(wstatus_) : 128 + WTERMSIG(wstatus_);
   const bool set_up = status_text_.find("\"child-pid\"") != std::string::npos;
-  if (stopped_ == limit::none && r_.exit_code != 0 && (!set_up || r_.err.rfind("bwrap: ", 0) == 0)) {
+  const bool init_failed = r_.exit_code == 126 && r_.err.rfind("tooluse sandbox init: ", 0) == 0;
+  if (stopped_ == limit::none && r_.exit_code != 0 &&
+      (!set_up || init_failed || r_.err.rfind("bwrap: ", 0) == 0)) {
     std::string why = r_.err;
     while (!why.empty() && why.back() == '\n') why.pop_back();
     return fail(errc::permission_denied,
@@ -264,8 +267,8 @@ result<outcome> runner::finish() {
   return std::move(r_);
 }
 
-result<outcome> runner::run(std::vector<std::string>& argv, int seccomp_fd) {
-  if (auto s = start(argv, seccomp_fd); !s) return fail(s.error());
+result<outcome> runner::run(std::vector<std::string>& argv, int seccomp_fd, int init_fd) {
+  if (auto s = start(argv, seccomp_fd, init_fd); !s) return fail(s.error());
   pump();
   return finish();
 }
@@ -287,8 +290,10 @@ result<outcome> run(const policy& p, const command& cmd, const run_options& o) {
   auto filter = detail::compiled_filter();
   if (!filter) return fail(filter.error());
   fd_guard seccomp_fd(*filter);
+  auto init = detail::init_fd();
+  if (!init) return fail(init.error());
   runner r(p, o, *work);
-  return r.run(*argv, seccomp_fd.fd);
+  return r.run(*argv, seccomp_fd.fd, *init);
 }
 
 }  // namespace tooluse::sandbox

@@ -4,15 +4,22 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <memory>
 #include <utility>
 
+#include "sandbox/cgroup.hpp"
 #include "sandbox/filter.hpp"
+#include "sandbox/launcher.hpp"
 #include "sandbox/view.hpp"
 
 namespace tooluse::sandbox {
 
 prepared::prepared(prepared&& o) noexcept
-    : argv(std::move(o.argv)), env(std::move(o.env)), seccomp_fd(std::exchange(o.seccomp_fd, -1)) {}
+    : argv(std::move(o.argv)),
+      env(std::move(o.env)),
+      seccomp_fd(std::exchange(o.seccomp_fd, -1)),
+      init_fd(std::exchange(o.init_fd, -1)),
+      resources(std::move(o.resources)) {}
 
 prepared& prepared::operator=(prepared&& o) noexcept {
   if (this != &o) {
@@ -20,6 +27,8 @@ prepared& prepared::operator=(prepared&& o) noexcept {
     argv = std::move(o.argv);
     env = std::move(o.env);
     seccomp_fd = std::exchange(o.seccomp_fd, -1);
+    init_fd = std::exchange(o.init_fd, -1);
+    resources = std::move(o.resources);
   }
   return *this;
 }
@@ -34,9 +43,21 @@ result<prepared> prepare(const policy& p, const command& cmd, const prepare_opti
   auto argv = detail::build_argv(p, cmd.argv, *work, options.die_with_parent, false,
                                  options.bwrap_path);
   if (!argv) return fail(argv.error());
+  auto init = detail::init_fd();
+  if (!init) return fail(init.error());
   auto fd = detail::compiled_filter();
   if (!fd) return fail(fd.error());
   prepared out;
+  out.init_fd = *init;
+  // As root the kernel exempts the sandbox from RLIMIT_NPROC: a pids cgroup bounds it, joined by
+  // the launcher before bubblewrap starts (the caller spawns without a hook of ours).
+  if (p.max_processes) {
+    auto cg = std::make_shared<detail::pids_cgroup>(detail::pids_cgroup::create(p.max_processes + 3));
+    if (!cg->empty()) {
+      argv->insert(argv->begin(), {detail::init_path_inside, "--outer", "--join", cg->procs_path(), "--"});
+      out.resources = cg;
+    }
+  }
   out.argv = std::move(*argv);
   out.seccomp_fd = *fd;
   return out;

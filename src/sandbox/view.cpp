@@ -2,6 +2,7 @@
 #include "sandbox/view.hpp"
 
 #include "sandbox/egress.hpp"
+#include "sandbox/launcher.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -124,7 +125,14 @@ result<std::vector<std::string>> build_argv(const policy& p, const std::vector<s
   if (die_with_parent) a.push_back("--die-with-parent");
   add(a, {"--new-session", "--cap-drop", "ALL", "--clearenv", "--setenv", "PATH", inside_path,
           "--setenv", "HOME", work, "--setenv", "LANG", "C.UTF-8", "--setenv", "TMPDIR", "/tmp"});
-  if (!egress_dir.empty()) add(a, {"--setenv", "TOOLUSE_EGRESS_SOCKET", egress_socket_inside});
+  if (!egress_dir.empty()) {
+    // Programs that know only a TCP proxy (curl, pip, urllib) reach the proxy through the
+    // launcher's bridge on the sandbox's own loopback.
+    add(a, {"--setenv", "TOOLUSE_EGRESS_SOCKET", egress_socket_inside});
+    const std::string proxy = "http://127.0.0.1:" + std::to_string(egress_port_inside);
+    for (const char* v : {"HTTPS_PROXY", "HTTP_PROXY", "https_proxy", "http_proxy"})
+      add(a, {"--setenv", v, proxy});
+  }
   for (const auto& e : p.env) {
     auto eq = e.find('=');
     if (eq == std::string::npos || eq == 0)
@@ -133,18 +141,32 @@ result<std::vector<std::string>> build_argv(const policy& p, const std::vector<s
   }
   add(a, {"--seccomp", std::to_string(seccomp_child_fd)});
   if (with_status) add(a, {"--json-status-fd", std::to_string(status_child_fd)});
-  // The rlimits are set inside, after bwrap made the namespaces: RLIMIT_NPROC counts processes
-  // per user and namespace, so set outside it would count (and refuse) the host user's own.
-  add(a, {"--", "/usr/bin/prlimit", "--core=0"});
+  // The launcher (init/main.cpp) comes last: Landlock over the same view (a process under
+  // Landlock may not mount, so bubblewrap must be done), the egress bridge, then the rlimits:
+  // RLIMIT_NPROC counts processes per user and namespace, so set outside it would count (and
+  // refuse) the host user's own.
+  add(a, {"--", init_path_inside, "--list", "/"});
+  for (const char* ro : {"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc",
+                         "/proc"})
+    add(a, {"--ro", ro});
+  add(a, {"--dev", "/dev", "--rw", "/dev/shm", "--rw", "/tmp", "--rw", work});
+  for (const auto& r : p.read_paths) add(a, {"--ro", r.string()});
+  for (const auto& w : p.write_paths) add(a, {"--rw", w.string()});
+  if (!egress_dir.empty())
+    add(a, {"--ro", egress_dir_inside, "--bridge",
+            std::to_string(egress_port_inside) + ":" + egress_socket_inside});
+  auto rl = [&a](const char* name, std::size_t soft, std::size_t hard) {
+    add(a, {"--limit", std::string(name) + "=" + std::to_string(soft) + ":" + std::to_string(hard)});
+  };
+  rl("core", 0, 0);
   if (p.memory_limit_mb) {
-    const std::string bytes = std::to_string(p.memory_limit_mb << 20);
-    add(a, {"--as=" + bytes, "--data=" + bytes});
+    rl("as", p.memory_limit_mb << 20, p.memory_limit_mb << 20);
+    rl("data", p.memory_limit_mb << 20, p.memory_limit_mb << 20);
   }
-  if (p.cpu_seconds)
-    a.push_back("--cpu=" + std::to_string(p.cpu_seconds) + ":" + std::to_string(p.cpu_seconds + 1));
-  if (p.max_processes) a.push_back("--nproc=" + std::to_string(p.max_processes));
-  if (p.max_file_size_mb) a.push_back("--fsize=" + std::to_string(p.max_file_size_mb << 20));
-  if (p.max_open_files) a.push_back("--nofile=" + std::to_string(p.max_open_files));
+  if (p.cpu_seconds) rl("cpu", p.cpu_seconds, p.cpu_seconds + 1);
+  if (p.max_processes) rl("nproc", p.max_processes, p.max_processes);
+  if (p.max_file_size_mb) rl("fsize", p.max_file_size_mb << 20, p.max_file_size_mb << 20);
+  if (p.max_open_files) rl("nofile", p.max_open_files, p.max_open_files);
   a.push_back("--");
   a.insert(a.end(), argv.begin(), argv.end());
   return a;

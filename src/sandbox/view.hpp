@@ -1,6 +1,6 @@
 #pragma once
 // The bubblewrap command line for a policy: the filesystem view, namespaces, environment,
-// seccomp descriptor and the rlimits (set by prlimit(1) inside, after the namespaces exist).
+// seccomp descriptor, and the launcher (Landlock, the egress bridge, the rlimits: launcher.hpp).
 
 #include <string>
 #include <vector>

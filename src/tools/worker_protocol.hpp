@@ -2,8 +2,10 @@
 // Between the host, the zygote and a worker (design/sandbox.md, "Workers"):
 //   host -> zygote, on the control socket (SOCK_SEQPACKET): the tool's name, with descriptors
 //     [data, err, status] attached (SCM_RIGHTS).
-//   zygote -> warm worker (forked and confined ahead, waiting on its handoff socket): data and
-//     err, attached to a message "go".
+//   zygote -> host, on the control socket, for each warm worker it forks (forked, then confined
+//     ahead of its call): "spare:NAME" with [handoff, pidfd, status]. The host hands a call to
+//     it directly: data and err, attached to a message "go" on handoff (the request already in
+//     data), so a warm call is one wake-up each way. The zygote reaps it and sends its status.
 //   zygote -> worker: data (a stream socket: the request in, the result out, each as an 8-byte
 //     length and JSON text) and err (its stderr).
 //   zygote -> host, on status: the worker's pidfd (SCM_RIGHTS), then its wait status (an int)
@@ -32,7 +34,9 @@ inline constexpr int worker_exit_protocol = 249;  ///< the request could not be 
 bool send_fds(int socket, const std::string& text, const int* fds, int count);
 
 /// recv_fds receives one message of at most `max` bytes and up to `count` descriptors (-1
-/// where none came). Returns the bytes read, 0 at end, -1 on error.
-ssize_t recv_fds(int socket, std::string& text, std::size_t max, int* fds, int count);
+/// where none came); `flags` are recvmsg's (MSG_DONTWAIT). Returns the bytes read, 0 at end,
+/// -1 on error.
+ssize_t recv_fds(int socket, std::string& text, std::size_t max, int* fds, int count,
+                 int flags = 0);
 
 }  // namespace tooluse::detail

@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <map>
+#include <memory>
 #include <cstdint>
 #include <cstring>
 #include <mutex>
@@ -36,16 +38,45 @@ struct fd_t {
   }
 };
 
-// The zygote, as the host sees it: its control socket. The last bound handler to go closes it,
-// and the zygote ends.
+// A warm worker the zygote handed over: sandboxed, waiting for a call on handoff.
+struct spare_worker {
+  fd_t handoff, pidfd, status;
+};
+
+// The zygote, as the host sees it: its control socket, and the warm workers it announced there.
+// The last bound handler to go closes it, and the zygote ends (killing the spares).
 struct zygote {
   int control = -1;
   pid_t pid = -1;
   worker_options options;
+  std::mutex mutex;
+  std::map<std::string, std::vector<std::unique_ptr<spare_worker>>> spares;
   ~zygote() {
     ::close(control);
     while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
     }
+  }
+
+  // take returns a live warm worker of `tool`, after collecting what the zygote announced.
+  std::unique_ptr<spare_worker> take(const std::string& tool) {
+    std::lock_guard lock(mutex);
+    for (;;) {
+      std::string text;
+      int fds[3];
+      if (recv_fds(control, text, 256, fds, 3, MSG_DONTWAIT) <= 0) break;
+      auto s = std::make_unique<spare_worker>();
+      s->handoff.fd = fds[0], s->pidfd.fd = fds[1], s->status.fd = fds[2];
+      if (text.rfind("spare:", 0) == 0 && fds[0] >= 0 && fds[1] >= 0 && fds[2] >= 0)
+        spares[text.substr(6)].push_back(std::move(s));
+    }
+    auto& list = spares[tool];
+    while (!list.empty()) {
+      auto s = std::move(list.back());
+      list.pop_back();
+      pollfd ended{s->pidfd.fd, POLLIN, 0};
+      if (::poll(&ended, 1, 0) == 0) return s;  // a spare whose sandbox failed has exited
+    }
+    return nullptr;
   }
 };
 
@@ -176,7 +207,7 @@ void pump(worker_run& w, int data, int err, int status, int pidfd, const worker_
   }
 }
 
-tool_result call_in_worker(const zygote& z, const tool& def, const json& args,
+tool_result call_in_worker(zygote& z, const tool& def, const json& args,
                            call_context& ctx) {
   int data[2], err[2], status[2];
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, data) != 0)
@@ -208,16 +239,32 @@ tool_result call_in_worker(const zygote& z, const tool& def, const json& args,
       at += static_cast<std::size_t>(put);
     }
   };
+  // A warm worker first: the request goes into its socket, then the socket to the worker, which
+  // has been sandboxed and waiting. Else the zygote forks one now.
+  fd_t pidfd, status_fd;
+  if (z.options.warm)
+    if (auto s = z.take(def.name)) {
+      send_request(MSG_DONTWAIT);
+      const int go[2] = {d1.fd, e1.fd};
+      if (send_fds(s->handoff.fd, "go", go, 2)) {
+        ::close(std::exchange(d1.fd, -1));
+        ::close(std::exchange(e1.fd, -1));
+        pidfd.fd = std::exchange(s->pidfd.fd, -1);
+        status_fd.fd = std::exchange(s->status.fd, -1);
+        w.started = true;
+      }
+    }
   std::string ignored;
-  int pidfd_raw = -1;
-  if (send_fds(z.control, def.name, sent, 3)) {
+  if (!w.started && send_fds(z.control, def.name, sent, 3)) {
     ::close(std::exchange(d1.fd, -1));
     ::close(std::exchange(e1.fd, -1));
     ::close(std::exchange(s1.fd, -1));
     send_request(MSG_DONTWAIT);
+    int pidfd_raw = -1;
     w.started = recv_fds(s0.fd, ignored, 8, &pidfd_raw, 1) > 0 && pidfd_raw >= 0;
+    pidfd.fd = pidfd_raw;
+    status_fd.fd = std::exchange(s0.fd, -1);
   }
-  fd_t pidfd(pidfd_raw);
   if (!w.started)
     return tool_result::error("tool \"" + def.name +
                               "\" could not start its worker process (the worker zygote is gone "
@@ -228,7 +275,7 @@ tool_result call_in_worker(const zygote& z, const tool& def, const json& args,
       ::syscall(SYS_pidfd_send_signal, pidfd.fd, SIGKILL, nullptr, 0);
     });
     send_request(0);
-    pump(w, d0.fd, e0.fd, s0.fd, pidfd.fd, z.options);
+    pump(w, d0.fd, e0.fd, status_fd.fd, pidfd.fd, z.options);
   }
   if ((w.done || w.wait_status == 0) && !w.stopped && !w.too_big && complete(w.data))
     if (auto j = parse_json(std::string_view(w.data).substr(sizeof(std::uint64_t))))

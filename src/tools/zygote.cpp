@@ -117,16 +117,17 @@ struct child {
   pid_t pid;
   int pidfd;
   int status;
-  std::string tool;  // its warm successor is made when it ends, not while it runs
+  std::string tool;  // a warm worker's tool: its successor is made when it ends
 };
 
-void reap(child& c) {
+int reap(child& c) {
   int st = 0;
   while (::waitpid(c.pid, &st, 0) < 0 && errno == EINTR) {
   }
   ::send(c.status, &st, sizeof st, MSG_NOSIGNAL);
   ::close(c.status);
   ::close(c.pidfd);
+  return st;
 }
 
 // A warm worker: forked and confined ahead of its call, waiting on `handoff`.
@@ -161,42 +162,49 @@ void discard(spare& s) {
   s = {};
 }
 
-// alive: the spare has not ended (a spare whose sandbox failed exits at once).
-bool alive(const spare& s) {
-  pollfd p{s.pidfd, POLLIN, 0};
-  return s.pid > 0 && s.pidfd >= 0 && ::poll(&p, 1, 0) == 0;
-}
-
 struct zygote_state {
+  int control = -1;
   std::map<std::string, std::shared_ptr<const registered_tool>> tools;
-  std::map<std::string, spare> spares;
   std::vector<child> children;
   bool warm = true;
 };
 
-// One request: a warm worker gets the call's descriptors (a fresh one is forked when there is
-// none) and the host gets its pidfd. The next warm worker is made when this one has ended, so
-// building its sandbox does not compete with the call for the CPU.
+// A warm worker is handed to the host as soon as it is forked: its handoff socket, its pidfd and
+// the host's end of its status socket, in a message "spare" on the control socket. The host then
+// gives it a call directly (one wake-up, no zygote on the way); the zygote only reaps it, sends
+// its status, and makes the next one.
+void announce_spare(zygote_state& z, const registered_tool& entry) {
+  spare s = make_spare(entry);
+  if (s.pid <= 0) return;
+  int st[2];
+  if (s.pidfd < 0 || ::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, st) != 0) {
+    discard(s);
+    return;
+  }
+  const int fds[3] = {s.handoff, s.pidfd, st[1]};
+  const bool sent = send_fds(z.control, "spare:" + entry.definition.name, fds, 3);
+  ::close(st[1]);
+  ::close(s.handoff);
+  if (!sent) {
+    ::syscall(SYS_pidfd_send_signal, s.pidfd, SIGKILL, nullptr, 0);
+    s.handoff = -1;
+  }
+  z.children.push_back({s.pid, s.pidfd, st[0], entry.definition.name});
+}
+
+// One request from the host, which had no warm worker for the tool at hand: a worker is forked
+// now, and the host gets its pidfd.
 void start_worker(zygote_state& z, const std::string& name, const int fds[3]) {
   auto it = z.tools.find(name);
   pid_t pid = -1;
   int pidfd = -1;
   if (it != z.tools.end() && fds[0] >= 0 && fds[1] >= 0 && fds[2] >= 0) {
-    spare& s = z.spares[name];
-    if (s.pid > 0 && alive(s) && send_fds(s.handoff, "go", fds, 2)) {
-      pid = s.pid;
-      pidfd = s.pidfd;
-      ::close(s.handoff);
-      s = {};
-    } else {
-      discard(s);
-      pid = ::fork();
-      if (pid == 0) {
-        ::close(fds[2]);
-        worker_main(*it->second, fds[0], fds[1], -1);
-      }
-      pidfd = pid > 0 ? static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)) : -1;
+    pid = ::fork();
+    if (pid == 0) {
+      ::close(fds[2]);
+      worker_main(*it->second, fds[0], fds[1], -1);
     }
+    pidfd = pid > 0 ? static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)) : -1;
   }
   ::close(fds[0]);
   ::close(fds[1]);
@@ -207,7 +215,7 @@ void start_worker(zygote_state& z, const std::string& name, const int fds[3]) {
     ::close(fds[2]);
     return;
   }
-  z.children.push_back({pid, pidfd, fds[2], name});
+  z.children.push_back({pid, pidfd, fds[2], ""});
 }
 
 }  // namespace
@@ -227,11 +235,11 @@ void start_worker(zygote_state& z, const std::string& name, const int fds[3]) {
   control = 3;
   sandbox::prepare_confine();
   zygote_state z;
+  z.control = control;
   z.warm = warm;
-  for (auto& t : list) {
-    if (warm) z.spares[t->definition.name] = make_spare(*t);
-    z.tools.emplace(t->definition.name, std::move(t));
-  }
+  for (auto& t : list) z.tools.emplace(t->definition.name, std::move(t));
+  if (warm)
+    for (const auto& [name, t] : z.tools) announce_spare(z, *t);
   for (;;) {
     std::vector<pollfd> fds{{control, POLLIN, 0}};
     for (const auto& c : z.children) fds.push_back({c.pidfd, POLLIN, 0});
@@ -239,13 +247,17 @@ void start_worker(zygote_state& z, const std::string& name, const int fds[3]) {
       if (errno == EINTR) continue;
       break;
     }
+    // A warm worker that ended (its call is over, or it was discarded) is replaced once it has
+    // ended, so building the next sandbox does not compete with the call for the CPU.
     for (std::size_t i = fds.size() - 1; i >= 1; --i)
       if (fds[i].revents & (POLLIN | POLLHUP)) {
         child done = z.children[i - 1];
-        reap(done);
+        const int st = reap(done);
         z.children.erase(z.children.begin() + static_cast<long>(i - 1));
-        if (spare& s = z.spares[done.tool]; z.warm && s.pid <= 0)
-          s = make_spare(*z.tools.at(done.tool));
+        // One whose sandbox could not be built is not replaced (it would fail again, at once):
+        // the tool's calls then fork a worker each, which reports why.
+        const bool unconfined = WIFEXITED(st) && WEXITSTATUS(st) == worker_exit_confine;
+        if (z.warm && !done.tool.empty() && !unconfined) announce_spare(z, *z.tools.at(done.tool));
       }
     if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
       std::string name;
@@ -256,7 +268,6 @@ void start_worker(zygote_state& z, const std::string& name, const int fds[3]) {
       start_worker(z, name, got);
     }
   }
-  for (auto& [name, s] : z.spares) discard(s);
   for (auto& c : z.children) {
     ::syscall(SYS_pidfd_send_signal, c.pidfd, SIGKILL, nullptr, 0);
     reap(c);
@@ -283,7 +294,7 @@ bool send_fds(int socket, const std::string& text, const int* fds, int count) {
   return n == static_cast<ssize_t>(text.size());
 }
 
-ssize_t recv_fds(int socket, std::string& text, std::size_t max, int* fds, int count) {
+ssize_t recv_fds(int socket, std::string& text, std::size_t max, int* fds, int count, int flags) {
   text.assign(max, '\0');
   iovec iov{text.data(), max};
   alignas(cmsghdr) char buf[CMSG_SPACE(sizeof(int) * 4)] = {};
@@ -293,7 +304,7 @@ ssize_t recv_fds(int socket, std::string& text, std::size_t max, int* fds, int c
   msg.msg_control = buf;
   msg.msg_controllen = sizeof buf;
   for (int i = 0; i < count; ++i) fds[i] = -1;
-  const ssize_t n = ::recvmsg(socket, &msg, MSG_CMSG_CLOEXEC);
+  const ssize_t n = ::recvmsg(socket, &msg, MSG_CMSG_CLOEXEC | flags);
   if (n < 0) return n;
   text.resize(static_cast<std::size_t>(n));
   for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {

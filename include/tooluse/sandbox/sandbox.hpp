@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstddef>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <stop_token>
 #include <string>
@@ -66,12 +67,18 @@ struct outcome {
 result<outcome> run(const policy& policy, const command& cmd, const run_options& options = {});
 
 /// prepared is a sandboxed command line for a caller that spawns and keeps the process itself:
-/// exec `argv` with environment `env`, with `seccomp_fd` open as descriptor 3 in the child
-/// (every other descriptor beyond stdio closed). Owns seccomp_fd.
+/// exec `argv` with environment `env`, with `seccomp_fd` open as descriptor 3 and `init_fd` (the
+/// launcher that applies Landlock and the rlimits inside) as descriptor 5 in the child, every
+/// other descriptor beyond stdio closed. Owns seccomp_fd; init_fd is shared by the whole process
+/// and stays open (never close it).
 struct prepared {
   std::vector<std::string> argv;
   std::vector<std::string> env;
   int seccomp_fd = -1;
+  int init_fd = -1;
+  /// resources must live as long as the process: its pids cgroup, when one could be made (argv
+  /// then starts with the launcher, which joins it and exec's bubblewrap).
+  std::shared_ptr<void> resources;
   prepared() = default;
   prepared(prepared&& other) noexcept;
   prepared& operator=(prepared&& other) noexcept;

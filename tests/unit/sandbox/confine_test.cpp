@@ -138,8 +138,9 @@ TEST(sandbox_check, reports_landlock_applied_and_tool_workers) {
   }
   ASSERT_NE(landlock, nullptr);
   ASSERT_NE(workers, nullptr);
-  if (sandbox::landlock_abi() > 0)
-    EXPECT_NE(landlock->detail.find("applied in the workers of sandboxed C++ tools"), std::string::npos);
+  if (sandbox::landlock_abi() > 0) {
+    EXPECT_NE(landlock->detail.find("in every sandbox (shell, python, MCP servers, C++ tool workers)"), std::string::npos);
+  }
   if (!workers->ok) TOOLUSE_PEER_MISSING(workers->detail);
 }
 

@@ -100,7 +100,14 @@ TEST_F(sandbox_fixture, prepare_gives_a_command_line_with_the_filter_descriptor)
                        {.die_with_parent = false});
   ASSERT_TRUE(p) << p.error().message;
   EXPECT_GE(p->seccomp_fd, 0);
-  EXPECT_EQ(p->argv.front(), "/usr/bin/bwrap");
+  // bubblewrap, or first the launcher that joins a pids cgroup (when one can be made: as root).
+  if (p->resources) {
+    EXPECT_EQ(p->argv.front(), "/proc/self/fd/5");
+    EXPECT_EQ(p->argv.at(1), "--outer");
+    EXPECT_EQ(p->argv.at(5), "/usr/bin/bwrap");
+  } else {
+    EXPECT_EQ(p->argv.front(), "/usr/bin/bwrap");
+  }
   EXPECT_EQ(p->argv.back(), "-V");
   auto has = [&](const std::string& a) {
     return std::find(p->argv.begin(), p->argv.end(), a) != p->argv.end();
@@ -108,7 +115,10 @@ TEST_F(sandbox_fixture, prepare_gives_a_command_line_with_the_filter_descriptor)
   EXPECT_TRUE(has("--unshare-all"));
   EXPECT_TRUE(has("--disable-userns"));
   EXPECT_TRUE(has("--new-session"));
-  EXPECT_TRUE(has("--as=" + std::to_string(256u << 20)));
+  const std::string bytes = std::to_string(256u << 20);
+  EXPECT_TRUE(has("as=" + bytes + ":" + bytes));  // set by the launcher, run as descriptor 5
+  EXPECT_TRUE(has("/proc/self/fd/5"));
+  EXPECT_GE(p->init_fd, 64);
   EXPECT_FALSE(has("--die-with-parent"));
   EXPECT_FALSE(has("--share-net"));
 }
@@ -123,7 +133,7 @@ TEST(sandbox_check, reports_every_part) {
   auto rep = tooluse::sandbox::check();
   std::vector<std::string> names;
   for (const auto& it : rep.items) names.push_back(it.name);
-  for (const char* n : {"bubblewrap", "user namespaces", "seccomp", "rlimits (prlimit)", "landlock", "pids cgroup"})
+  for (const char* n : {"bubblewrap", "user namespaces", "seccomp", "launcher", "landlock", "pids cgroup"})
     EXPECT_NE(std::find(names.begin(), names.end(), n), names.end()) << n;
   for (const auto& it : rep.items)
     if (!it.ok) {
