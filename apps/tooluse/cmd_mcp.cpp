@@ -2,14 +2,17 @@
 #include <sys/resource.h>
 
 #include <csignal>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <iterator>
 
 #include "cli.hpp"
 #include "tooluse/auth/resource_server.hpp"
 #include "tooluse/mcp/http_server.hpp"
 #include "tooluse/mcp/server.hpp"
 #include "tooluse/mcp/transport.hpp"
-#include "tooluse/mcp_store/task_store.hpp"
+#include "tooluse/mcp_store/shared_state.hpp"
 
 namespace tooluse::cli {
 namespace {
@@ -21,8 +24,9 @@ struct serve_options {
   std::string token;
   std::vector<std::string> allowed_hosts;
   bool yes = false;  ///< approve dangerous tools
-  std::string task_store;               ///< --task-store: SQLite file or postgresql:// URL
+  std::string store;  ///< --store (alias --task-store): SQLite file or postgresql:// URL
   std::vector<std::string> task_tools;  ///< --task-tool NAME[=optional|required]
+  std::vector<std::string> resources;   ///< --resource FILE
   // OAuth resource server (off unless --oauth-issuer is given)
   std::string oauth_issuer, oauth_resource, oauth_jwks_uri, oauth_introspection;
   std::string oauth_client_id, oauth_client_secret;
@@ -73,6 +77,26 @@ exec::approval_policy approval(bool yes) {
   };
 }
 
+// add_file_resources offers each file as a text resource (file:// URI), read when asked.
+status add_file_resources(mcp::server& server, const std::vector<std::string>& files) {
+  for (const auto& f : files) {
+    std::error_code ec;
+    auto path = std::filesystem::absolute(f, ec);
+    if (ec || !std::filesystem::is_regular_file(path, ec))
+      return fail(errc::invalid_argument, "mcp serve: --resource " + f + ": no such file; give a file to offer");
+    const std::string uri = "file://" + path.string();
+    server.add_resource(
+        {.uri = uri, .name = path.filename().string(), .mime_type = "text/plain"},
+        [path, uri](const std::string&, const json&, mcp::request_context&) -> result<std::vector<mcp::resource_contents>> {
+          std::ifstream in(path, std::ios::binary);
+          if (!in) return fail(errc::io_error, "cannot read " + path.string() + " (resource " + uri + ")");
+          std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+          return std::vector<mcp::resource_contents>{{.uri = uri, .mime_type = "text/plain", .text = std::move(text)}};
+        });
+  }
+  return {};
+}
+
 int serve(const serve_options& o) {
   if (o.stdio == !o.http.empty())
     return usage_error("mcp serve: give exactly one of --stdio and --http HOST:PORT");
@@ -92,17 +116,20 @@ int serve(const serve_options& o) {
                          "`tooluse tools list`)");
     so.task_tools[name] = *support;
   }
-  if (!o.task_store.empty()) {
-    auto store = mcp_store::open_task_store(
-        o.task_store, {.on_error = [](const error& e) {
-          std::cerr << "tooluse: task store: " << e.message << "\n";
-        }});
-    if (!store) return report_error(exit_status::failed, "mcp serve: " + store.error().message);
-    so.tasks.store = *store;
+  std::shared_ptr<mcp::session_store> sessions;
+  if (!o.store.empty()) {
+    // Tasks and (over HTTP) sessions in the store, shared with the other replicas that use it.
+    auto shared = mcp_store::open_shared_state(o.store, {.on_error = [](const error& e) {
+                                                  std::cerr << "tooluse: store: " << e.message << "\n";
+                                                }});
+    if (!shared) return report_error(exit_status::failed, "mcp serve: --store " + shared.error().message);
+    so.tasks.store = shared->tasks;
+    sessions = shared->sessions;
   }
   mcp::server server(
       {.name = "tooluse", .version = TOOLUSE_VERSION, .description = "tooluse built-in tools"},
       reg->get(), so);
+  if (auto ok = add_file_resources(server, o.resources); !ok) return usage_error(ok.error().message);
   if (o.stdio) {
     // stdout carries only protocol messages; diagnostics go to stderr.
     auto ok = mcp::serve_stdio(server);
@@ -128,7 +155,8 @@ int serve(const serve_options& o) {
   mcp::http_options ho{.host = host,
                        .port = static_cast<unsigned short>(port),
                        .allowed_hosts = o.allowed_hosts,
-                       .bearer_token = o.token};
+                       .bearer_token = o.token,
+                       .session_store = sessions};
   if (!o.oauth_issuer.empty()) {
     if (port == 0 && o.oauth_resource.empty())
       return usage_error("mcp serve: --oauth-issuer needs a fixed port or --oauth-resource URL");
@@ -162,9 +190,12 @@ void setup(CLI::App& app, app_state& state) {
                 "Run a tool's calls as MCP tasks: NAME (for clients that support tasks) or "
                 "NAME=required (only as tasks); repeatable. Tools tagged long-running are "
                 "tasks without it");
-  s->add_option("--task-store", opts->task_store,
-                "Keep task records in a SQLite FILE or a postgresql:// database, so that "
-                "finished tasks survive a restart (default: in memory)");
+  s->add_option("--store,--task-store", opts->store,
+                "Keep sessions and task records in a SQLite FILE or a postgresql:// database: "
+                "replicas given the same store serve each other's sessions (behind a load "
+                "balancer), and finished tasks survive a restart (default: in memory)");
+  s->add_option("--resource", opts->resources,
+                "Offer FILE as a text resource (file:// URI, read when asked); repeatable");
   s->add_option("--token", opts->token, "Require 'Authorization: Bearer TOKEN' on HTTP requests");
   s->add_option("--allowed-host", opts->allowed_hosts,
                 "Host/Origin names accepted over HTTP (repeatable)");

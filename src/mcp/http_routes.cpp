@@ -102,7 +102,9 @@ struct route_guard {
 bool http_server::impl::admit(const conn_ptr& c, http_request& req, http_session& hs, const jsonrpc::request& r,
                               const json& id, post_reply& reply) {
   using admit_result = http_session::admit_result;
-  switch (hs.admit(id, reply, options)) {
+  // A change of the session waits for the session store before its response (http_shared.cpp).
+  const std::string_view persist = persists_state(r.method) ? std::string_view(r.method) : std::string_view();
+  switch (hs.admit(id, reply, options, persist)) {
     case admit_result::ok: return true;
     case admit_result::too_many_streams:
       write_rpc_error(c, req, http::status::too_many_requests, r.id, -32000,
@@ -246,11 +248,16 @@ void http_server::impl::get(const conn_ptr& c, http_request& req) {
     if (!last.empty()) {
       auto us = last.rfind('_');
       auto it = us == std::string::npos ? hs->streams.end() : hs->streams.find(last.substr(0, us));
-      if (it == hs->streams.end())
+      if (it != hs->streams.end()) {
+        stream = it->second;
+        after = std::strtoull(last.c_str() + us + 1, nullptr, 10);
+      } else if (!options.session_store) {
         return write_rpc_error(c, req, http::status::not_found, std::nullopt, -32000, "Unknown Last-Event-ID");
-      stream = it->second;
-      after = std::strtoull(last.c_str() + us + 1, nullptr, 10);
-    } else {
+      }
+      // With a session store the stream may have been on a replica that died: a new one here
+      // (the events in between are lost; docs/deploy.md).
+    }
+    if (!stream) {
       if (hs->standalone && hs->standalone->writer)
         return write_rpc_error(c, req, http::status::conflict, std::nullopt, -32000,
                                "Conflict: this session already has a GET stream");
@@ -307,7 +314,13 @@ void http_server::impl::del(const conn_ptr& c, http_request& req) {
                            "Bad Request: Mcp-Session-Id header is required");
   auto hs = find_session(sid);
   if (!hs) return write_rpc_error(c, req, http::status::not_found, std::nullopt, -32001, "Session not found");
+  if (options.session_store)
+    if (auto gone = options.session_store->erase(sid); !gone)
+      return write_rpc_error(c, req, http::status::service_unavailable, std::nullopt, -32000,
+                             "Service Unavailable: cannot delete the session from the session store (" +
+                                 gone.error().message + "); retry the DELETE");
   close_session(hs);
+  if (options.session_store) announce_change(sid);
   return write_response(c, req, http::status::ok, "", "");
 }
 

@@ -102,6 +102,8 @@ status http_server::start() {
   d.retry_timer = std::make_unique<net::steady_timer>(d.acceptor->get_executor());
   d.stateless_root = server_access::open_session(d.srv);
   d.stateless_root->shared = true;
+  if (d.options.session_store)
+    if (auto ok = d.start_store_listener(); !ok) return ok;
   d.do_accept();
   int n = d.options.threads > 0 ? d.options.threads : static_cast<int>(std::thread::hardware_concurrency());
   auto self = impl_;
@@ -133,6 +135,7 @@ void http_server::stop() {
     self->acceptor->close(ec);
     self->retry_timer->cancel();
   });
+  d.store_listener.reset();  // no more deliveries (waits for one in progress)
   for (auto& hs : sessions) d.close_session(hs);
   for (auto& c : conns) c->close();
   conns.clear();
@@ -288,9 +291,14 @@ void http_server::impl::reap_loop() {
 }
 
 std::shared_ptr<detail::http_session> http_server::impl::find_session(const std::string& id) {
-  std::lock_guard lock(mu);
-  auto it = sessions.find(id);
-  return it == sessions.end() ? nullptr : it->second;
+  std::shared_ptr<detail::http_session> hs;
+  {
+    std::lock_guard lock(mu);
+    auto it = sessions.find(id);
+    if (it != sessions.end()) hs = it->second;
+  }
+  if (!options.session_store) return hs;
+  return find_stored(id, std::move(hs));
 }
 
 std::shared_ptr<detail::http_session> http_server::impl::new_session(const conn_ptr& c, const http_request& req,
@@ -322,13 +330,7 @@ std::shared_ptr<detail::http_session> http_server::impl::new_session(const conn_
       }
       sessions.erase(victim->id);
     }
-    hs = std::make_shared<detail::http_session>(srv, random_token(16));
-    // The session's unsolicited messages (list changes, logs, resource updates) go out through
-    // the connection's send: its GET stream.
-    hs->s = server_access::open_session(srv, [w = std::weak_ptr<detail::http_session>(hs)](const json& m) {
-      if (auto h = w.lock()) (void)h->send(m);
-    });
-    hs->s->id = hs->id;
+    hs = make_session(random_token(16));
     sessions[hs->id] = hs;
   }
   if (victim) close_session(victim);

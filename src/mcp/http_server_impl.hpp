@@ -62,6 +62,7 @@ struct http_server::impl : detail::conn_hooks, std::enable_shared_from_this<http
   std::list<std::weak_ptr<http_conn>> idle;  ///< waiting for a request header, oldest first
   std::unordered_map<std::string, std::shared_ptr<detail::http_session>> sessions;
   std::shared_ptr<session> stateless_root;  ///< the connection-less session stateless requests use
+  std::shared_ptr<void> store_listener;     ///< delivers the session store's messages (http_shared.cpp)
 
   impl(server& s, http_options o);
 
@@ -101,6 +102,25 @@ struct http_server::impl : detail::conn_hooks, std::enable_shared_from_this<http
   std::shared_ptr<detail::http_session> new_session(const conn_ptr& c, const http_request& req,
                                                     const jsonrpc::request& r);
   void close_session(const std::shared_ptr<detail::http_session>& hs);
+
+  // Sessions in a session store (http_shared.cpp); used only when options.session_store is set.
+  /// make_session makes a session's objects, not yet in `sessions`: its unsolicited messages go
+  /// to its GET stream, or through the store when there is one.
+  std::shared_ptr<detail::http_session> make_session(const std::string& id);
+  /// find_stored reads session `id` from the store: refreshes `cached` with it, or restores it
+  /// into `sessions`; null (and `cached` dropped) when the store has no such session.
+  std::shared_ptr<detail::http_session> find_stored(const std::string& id,
+                                                    std::shared_ptr<detail::http_session> cached);
+  /// persists_state names the methods whose response waits until the session is saved.
+  bool persists_state(std::string_view method) const;
+  /// save writes the session's record (before the response of `method` goes out).
+  void save(detail::http_session& hs, std::string_view method, const json& result);
+  /// announce_change tells the other replicas that session `id` changed or was deleted.
+  void announce_change(const std::string& id);
+  /// deliver writes a message published for session `id` on its GET stream, if held here.
+  void deliver(const std::string& id, const json& message);
+  /// start_store_listener subscribes to the store's messages (at start).
+  status start_store_listener();
 };
 
 /// write_response sends a complete response (keep-alive as the request asks).

@@ -79,13 +79,13 @@ void post_reply::finish_locked() {
 http_session::http_session(server& srv, std::string session_id) : id(std::move(session_id)), srv_(srv) {}
 
 http_session::admit_result http_session::admit(const json& request_id, post_reply& reply,
-                                               const http_options& options) {
+                                               const http_options& options, std::string_view persist) {
   std::lock_guard lock(mu);
   if (open_streams >= options.max_streams_per_session) return admit_result::too_many_streams;
   if (pending >= options.max_pending_per_session) return admit_result::too_many_pending;
   for (const auto& r : routes_)
     if (r.id == request_id) return admit_result::duplicate_id;
-  routes_.push_back({request_id, &reply});
+  routes_.push_back({request_id, &reply, std::string(persist)});
   ++pending;
   return admit_result::ok;
 }
@@ -120,11 +120,13 @@ status http_session::send(const json& message) {
 status http_session::send_related(const json& message, const json& request_id) {
   const bool last = is_response(message);
   post_reply* reply = nullptr;
+  std::string persist;
   {
     std::lock_guard lock(mu);
     for (auto it = routes_.begin(); it != routes_.end(); ++it)
       if (it->id == request_id) {
         reply = it->reply;
+        if (last && on_persist && message.contains("result")) persist = it->persist;
         // The request stops counting as pending before its response is written: a client that
         // has read the response may send the next request at once, and must not be refused.
         if (last) {
@@ -135,6 +137,7 @@ status http_session::send_related(const json& message, const json& request_id) {
       }
   }
   if (!reply) return send(message);
+  if (!persist.empty()) on_persist(persist, message.at("result"));
   // Safe outside the lock: the reply lives until the thread handling the request, which is
   // the one sending, has returned from answer().
   reply->emit(message, last);

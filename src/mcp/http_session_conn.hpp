@@ -64,7 +64,11 @@ class http_session : public mcp::connection {
   /// admit routes the messages of request `id` to `reply` until its response is sent (or
   /// done() is called), within the session's limits: max_streams_per_session open streams,
   /// max_pending_per_session requests being handled, and one request per id at a time.
-  admit_result admit(const json& id, post_reply& reply, const http_options& options);
+  /// `persist` (the method of a request that changes the session: initialize,
+  /// logging/setLevel, resources/(un)subscribe; empty for others) makes its successful
+  /// response wait for on_persist.
+  admit_result admit(const json& id, post_reply& reply, const http_options& options,
+                     std::string_view persist = {});
   /// done ends the route of request `id` to `reply` if it remains (the request was cancelled
   /// and got no response, or it could not be handled).
   void done(const json& id, const post_reply& reply);
@@ -94,11 +98,17 @@ class http_session : public mcp::connection {
   std::uint64_t next_stream = 0;
   bool closed = false;
   bool used = false;  ///< a request after initialize arrived (not an embryonic session)
+  /// on_persist, when set (a session store), saves the session before the successful response
+  /// of a request admitted with `persist` is written, so that the client's next request finds
+  /// the change on any replica. Set before the session is used.
+  std::function<void(std::string_view method, const json& result)> on_persist;
+  json initialize_result;  ///< kept for the stored record (session store only)
 
  private:
   struct route {
     json id;
     post_reply* reply;
+    std::string persist;  ///< the method, when its response waits for on_persist
   };
   server& srv_;
   std::vector<route> routes_;  ///< guarded by mu; few (max_pending_per_session)

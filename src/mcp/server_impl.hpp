@@ -105,6 +105,8 @@ struct server_access {
     return srv.stateless_check(r);
   }
   static bool is_stateless_request(const jsonrpc::request& r) { return server::is_stateless_request(r); }
+  /// stop_cancelled_task: see task_runner::stop_cancelled.
+  static void stop_cancelled_task(server& srv, const std::string& id);
   static std::shared_ptr<void> listen(server& srv, const jsonrpc::request& r, std::function<void(const json&)> emit) {
     return srv.listen(r, std::move(emit));
   }

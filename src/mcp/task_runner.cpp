@@ -349,16 +349,30 @@ method_outcome task_runner::cancel(request_context& ctx, const wire::task_id_par
     options_.store->put(rec);
     if (auto it = live_.find(id); it != live_.end()) t = it->second;
   }
-  if (t) {
-    t->stop.request_stop();
-    if (!t->v2)
-      t->s->send_outbound(json{{"jsonrpc", "2.0"},
-                               {"method", "notifications/tasks/status"},
-                               {"params", task_to_json(rec, rec.revision)}});
-  }
+  if (t) t->stop.request_stop();
+  // Running here or on another replica (a shared store): the session hears of it either way.
+  if (t ? !t->v2 : !ctx.stateless())
+    (t ? t->s : ctx.session_ptr())
+        ->send_outbound(json{{"jsonrpc", "2.0"},
+                             {"method", "notifications/tasks/status"},
+                             {"params", task_to_json(rec, rec.revision)}});
   cv_.notify_all();
   if (ctx.stateless()) return json::object();
   return task_to_json(rec, ctx.protocol_version());
+}
+
+void task_runner::stop_cancelled(const std::string& id) {
+  std::shared_ptr<live_task> t;
+  {
+    std::lock_guard lock(mu_);
+    auto it = live_.find(id);
+    if (it == live_.end() || it->second->done) return;
+    auto rec = options_.store->get(id);
+    if (!rec || rec->status != task_status::cancelled) return;
+    t = it->second;
+  }
+  t->stop.request_stop();
+  cv_.notify_all();
 }
 
 method_outcome task_runner::result(request_context& ctx, const wire::task_id_params& p) {

@@ -45,6 +45,10 @@ class task_runner {
 
   const task_options& options() const { return options_; }
 
+  /// stop_cancelled stops task `id` if it runs here and its record says cancelled (cancelled
+  /// through another replica that shares the store).
+  void stop_cancelled(const std::string& id);
+
  private:
   void run(const std::shared_ptr<live_task>& t);
   void finish(const std::shared_ptr<live_task>& t, task_status status, json result,

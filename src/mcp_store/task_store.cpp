@@ -136,6 +136,7 @@ result<std::shared_ptr<mcp::task_store>> open_task_store(const std::string& loca
   auto table = store::open_records(location, "mcp_task", options.store);
   if (!table) return fail(table.error());
   auto s = std::make_shared<durable_task_store>(std::move(*table), std::move(options.on_error));
+  if (options.shared) return std::shared_ptr<mcp::task_store>(std::move(s));
   if (auto ok = s->fail_orphans(); !ok)
     return fail(errc::io_error, "cannot recover the MCP task records in " + location + ": " +
                                     ok.error().message);

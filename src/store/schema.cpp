@@ -88,9 +88,29 @@ CREATE TABLE IF NOT EXISTS tooluse_records (
 CREATE INDEX IF NOT EXISTS tooluse_records_owner ON tooluse_records (kind, owner, created_ms);
 )sql";
 
+// Version 5: events for other processes (event_log, events.cpp): the MCP servers that share a
+// store tell each other what a session's stream must carry. SQLite and PostgreSQL spell the
+// ever-growing key differently.
+const char* v5_sqlite = R"sql(
+CREATE TABLE IF NOT EXISTS tooluse_events (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  topic TEXT NOT NULL,
+  data TEXT NOT NULL,
+  created_ms BIGINT NOT NULL);
+CREATE INDEX IF NOT EXISTS tooluse_events_created ON tooluse_events (created_ms);
+)sql";
+const char* v5_postgres = R"sql(
+CREATE TABLE IF NOT EXISTS tooluse_events (
+  seq BIGSERIAL PRIMARY KEY,
+  topic TEXT NOT NULL,
+  data TEXT NOT NULL,
+  created_ms BIGINT NOT NULL);
+CREATE INDEX IF NOT EXISTS tooluse_events_created ON tooluse_events (created_ms);
+)sql";
+
 }  // namespace
 
-int schema_version_known() { return 4; }
+int schema_version_known() { return 5; }
 
 status migrate(sql_db& db) {
   std::lock_guard lock(db.mutex);
@@ -113,7 +133,8 @@ status migrate(sql_db& db) {
                                     std::to_string(version) + ", newer than this tooluse (" +
                                     std::to_string(schema_version_known()) + "); upgrade tooluse"));
   std::vector<std::string> steps = {v1, db.postgres() ? v2_postgres : "",
-                                    db.postgres() ? v3_postgres : "", v4};
+                                    db.postgres() ? v3_postgres : "", v4,
+                                    db.postgres() ? v5_postgres : v5_sqlite};
   for (int next = version + 1; next <= schema_version_known(); ++next) {
     if (auto s = db.begin(); !s) return done(s);
     const std::string& sql = steps[size_t(next - 1)];

@@ -17,6 +17,7 @@
 
 #include "tooluse/mcp/http_auth_hook.hpp"
 #include "tooluse/mcp/server.hpp"
+#include "tooluse/mcp/session_store.hpp"
 #include "tooluse/result.hpp"
 
 namespace tooluse::mcp {
@@ -37,6 +38,12 @@ struct http_options {
   /// handler pool (it may fetch keys or introspect tokens).
   http_auth_hook authorize;
   int threads = 0;           ///< I/O threads; 0: the number of cores
+  /// session_store, when set, keeps the sessions of the handshake revisions (2025-11-25 and
+  /// before) where other replicas see them: a request for a session this server does not hold
+  /// is served from the stored record, and the session's notifications reach whichever replica
+  /// holds its GET stream (docs/deploy.md). Null: sessions live in this process only.
+  /// The stateless 2026-07-28 requests never use it.
+  std::shared_ptr<mcp::session_store> session_store;
 
   // Sizes.
   std::size_t max_header_bytes = 16 * 1024;      ///< request line + header fields (431)

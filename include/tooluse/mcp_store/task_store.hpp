@@ -10,7 +10,8 @@
 ///
 /// A task cannot go on running across a restart: opening the store marks every record that was
 /// still working (or waiting for input) failed, with a message that says the server restarted
-/// and to call the tool again. So one server process uses a given store at a time.
+/// and to call the tool again. So one server process uses a given store at a time, unless it
+/// is opened `shared` (replicas: see shared_state.hpp).
 
 #include <functional>
 #include <memory>
@@ -29,6 +30,9 @@ struct task_store_options {
   /// on_error is told of a failed write or read after opening (the task_store interface
   /// cannot return errors: a failed read answers "unknown task"); default: ignored.
   std::function<void(const error&)> on_error;
+  /// shared: other server processes (replicas) use the store at the same time, so the records
+  /// still running are theirs and are left alone when opening (mcp_store/shared_state.hpp).
+  bool shared = false;
 };
 
 /// open_task_store opens the task records at `location` (a file path for SQLite, or a
