@@ -183,18 +183,14 @@ std::vector<http::header> headers(const provider_options& options, const chat_re
   return out;
 }
 
+result<chat_response> decode_body(const json& body, const chat_request&,
+                                  const schema::name_map& names) {
+  return detail::anthropic_decode(body, names);
+}
+
 const detail::provider_wire wire{
-    .who = "anthropic",
-    .tools = anthropic_tools,
-    .body = encode_body,
-    .path = [](const provider_options&, const chat_request&) { return std::string("v1/messages"); },
-    .headers = headers,
-    .decode = [](const json& body, const chat_request&, const schema::name_map& names) {
-      return detail::anthropic_decode(body, names);
-    },
-    .stream = []() -> std::unique_ptr<detail::stream_decoder> {
-      return std::make_unique<stream_state>();
-    }};
+    .who = "anthropic", .tools = anthropic_tools, .body = encode_body, .path = "v1/messages",
+    .headers = headers, .decode = decode_body, .stream = detail::decoder_of<stream_state>};
 
 }  // namespace
 

@@ -70,8 +70,9 @@ struct provider_wire {
   /// body is the JSON body for `req` with its tools.
   json (*body)(const provider_options& options, const chat_request& req,
                const wire_tools& tools) = nullptr;
-  /// path is the URL path below base_url.
-  std::string (*path)(const provider_options& options, const chat_request& req) = nullptr;
+  /// path is the URL path below base_url; path_for, when set, computes it instead.
+  std::string path;
+  std::string (*path_for)(const provider_options& options, const chat_request& req) = nullptr;
   /// headers are the provider's own (version, key), sent after Content-Type and Accept.
   std::vector<http::header> (*headers)(const provider_options& options,
                                        const chat_request& req) = nullptr;
@@ -81,6 +82,12 @@ struct provider_wire {
   /// stream makes the decoder of one streamed answer.
   std::unique_ptr<stream_decoder> (*stream)() = nullptr;
 };
+
+/// decoder_of makes a stream decoder of type T (provider_wire::stream).
+template <class T>
+std::unique_ptr<stream_decoder> decoder_of() {
+  return std::make_unique<T>();
+}
 
 /// bearer_key is the OpenAI APIs' headers: Authorization: Bearer <key> when a key is set.
 std::vector<http::header> bearer_key(const provider_options& options, const chat_request& req);

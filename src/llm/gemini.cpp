@@ -112,20 +112,18 @@ std::vector<http::header> headers(const provider_options& options, const chat_re
   return {{"x-goog-api-key", options.api_key}};
 }
 
+result<detail::wire_tools> gemini_tools(const chat_request& req) {
+  return detail::export_wire_tools(req.tools, schema::export_target::gemini);
+}
+
+result<chat_response> decode_body(const json& body, const chat_request&,
+                                  const schema::name_map& names) {
+  return detail::gemini_decode(body, names);
+}
+
 const detail::provider_wire wire{
-    .who = "gemini",
-    .tools = [](const chat_request& req) {
-      return detail::export_wire_tools(req.tools, schema::export_target::gemini);
-    },
-    .body = encode_body,
-    .path = path,
-    .headers = headers,
-    .decode = [](const json& body, const chat_request&, const schema::name_map& names) {
-      return detail::gemini_decode(body, names);
-    },
-    .stream = []() -> std::unique_ptr<detail::stream_decoder> {
-      return std::make_unique<stream_state>();
-    }};
+    .who = "gemini", .tools = gemini_tools, .body = encode_body, .path_for = path,
+    .headers = headers, .decode = decode_body, .stream = detail::decoder_of<stream_state>};
 
 }  // namespace
 

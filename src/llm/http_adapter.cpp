@@ -110,7 +110,8 @@ result<outgoing> encode(const provider_options& opts, const provider_wire& wire,
   auto tools = wire.tools(req);
   if (!tools) return fail(tools.error());
   json body = wire.body(opts, req, *tools);
-  return outgoing{json_post(opts, wire.path(opts, req), body, req.stream, wire.headers(opts, req)),
+  std::string path = wire.path_for ? wire.path_for(opts, req) : wire.path;
+  return outgoing{json_post(opts, path, body, req.stream, wire.headers(opts, req)),
                   std::move(*tools)};
 }
 

@@ -126,17 +126,9 @@ json encode_body(const provider_options& options, const chat_request& req,
 }
 
 const detail::provider_wire wire{
-    .who = "openai",
-    .tools = chat_tools,
-    .body = encode_body,
-    .path = [](const provider_options&, const chat_request&) {
-      return std::string("chat/completions");
-    },
-    .headers = detail::bearer_key,
-    .decode = detail::openai_decode,
-    .stream = []() -> std::unique_ptr<detail::stream_decoder> {
-      return std::make_unique<stream_state>();
-    }};
+    .who = "openai", .tools = chat_tools, .body = encode_body, .path = "chat/completions",
+    .headers = detail::bearer_key, .decode = detail::openai_decode,
+    .stream = detail::decoder_of<stream_state>};
 
 }  // namespace
 

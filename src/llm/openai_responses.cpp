@@ -105,18 +105,14 @@ json encode_body(const provider_options& options, const chat_request& req,
   return body;
 }
 
+result<detail::wire_tools> responses_tools(const chat_request& req) {
+  return detail::export_wire_tools(req.tools, schema::export_target::responses, req.strict);
+}
+
 const detail::provider_wire wire{
-    .who = "openai-responses",
-    .tools = [](const chat_request& req) {
-      return detail::export_wire_tools(req.tools, schema::export_target::responses, req.strict);
-    },
-    .body = encode_body,
-    .path = [](const provider_options&, const chat_request&) { return std::string("responses"); },
-    .headers = detail::bearer_key,
-    .decode = detail::responses_decode,
-    .stream = []() -> std::unique_ptr<detail::stream_decoder> {
-      return std::make_unique<stream_state>();
-    }};
+    .who = "openai-responses", .tools = responses_tools, .body = encode_body, .path = "responses",
+    .headers = detail::bearer_key, .decode = detail::responses_decode,
+    .stream = detail::decoder_of<stream_state>};
 
 }  // namespace
 
