@@ -1,29 +1,12 @@
 #include "tooluse/agent/events.hpp"
 
+#include "tooluse/enum_names.hpp"
 namespace tooluse {
 
-std::string_view to_string(agent_event::kind k) noexcept {
-  using kind = agent_event::kind;
-  switch (k) {
-    case kind::model_request:
-      return "model_request";
-    case kind::text_delta:
-      return "text_delta";
-    case kind::reasoning_delta:
-      return "reasoning_delta";
-    case kind::model_response:
-      return "model_response";
-    case kind::tool_call:
-      return "tool_call";
-    case kind::tool_result:
-      return "tool_result";
-    case kind::answer:
-      return "answer";
-    case kind::error:
-      return "error";
-  }
-  return "error";
-}
+TOOLUSE_ENUM_NAMES(agent_event::kind, (model_request), (text_delta), (reasoning_delta),
+                   (model_response), (tool_call), (tool_result), (answer), (error))
+
+std::string_view to_string(agent_event::kind k) noexcept { return enum_name(k, "error"); }
 
 json agent_event_to_json(const agent_event& e) {
   using kind = agent_event::kind;

@@ -7,6 +7,8 @@
 #include <unordered_set>
 #include <utility>
 
+#include "tooluse/enum_names.hpp"
+
 namespace tooluse {
 namespace {
 
@@ -107,12 +109,11 @@ std::vector<tool_search_hit> tool_index::search(std::string_view query, std::siz
   return out;
 }
 
+TOOLUSE_ENUM_NAMES(tool_search_options::mode, (automatic, "auto"), (automatic, ""), (off),
+                   (always), (native))
+
 result<tool_search_options::mode> parse_tool_search_mode(std::string_view text) {
-  using mode = tool_search_options::mode;
-  if (text == "auto" || text.empty()) return mode::automatic;
-  if (text == "off") return mode::off;
-  if (text == "always") return mode::always;
-  if (text == "native") return mode::native;
+  if (auto m = enum_from_name<tool_search_options::mode>(text)) return *m;
   return fail(errc::invalid_argument, "unknown tool search mode \"" + std::string(text) +
                                           "\"; use auto, off, always or native");
 }

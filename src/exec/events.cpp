@@ -7,23 +7,13 @@
 #include <fstream>
 #include <ostream>
 
+#include "tooluse/enum_names.hpp"
 namespace tooluse::exec {
 
-std::string_view to_string(call_outcome o) noexcept {
-  switch (o) {
-    case call_outcome::ok: return "ok";
-    case call_outcome::error: return "error";
-    case call_outcome::timeout: return "timeout";
-    case call_outcome::cancelled: return "cancelled";
-    case call_outcome::invalid: return "invalid";
-    case call_outcome::rejected: return "rejected";
-    case call_outcome::pending_approval: return "pending_approval";
-    case call_outcome::rate_limited: return "rate_limited";
-    case call_outcome::budget_exceeded: return "budget_exceeded";
-    case call_outcome::circuit_open: return "circuit_open";
-  }
-  return "error";
-}
+TOOLUSE_ENUM_NAMES(call_outcome, (ok), (error), (timeout), (cancelled), (invalid), (rejected),
+                   (pending_approval), (rate_limited), (budget_exceeded), (circuit_open))
+
+std::string_view to_string(call_outcome o) noexcept { return enum_name(o, "error"); }
 
 namespace {
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "tooluse/enum_names.hpp"
 namespace tooluse::exec {
 
 rate_limiter::rate_limiter(std::shared_ptr<clock> time) : clock_(std::move(time)) {
@@ -79,14 +80,9 @@ double run_budget::cost_used() const {
   return cost_;
 }
 
-std::string_view to_string(breaker_state s) noexcept {
-  switch (s) {
-    case breaker_state::closed: return "closed";
-    case breaker_state::open: return "open";
-    case breaker_state::half_open: return "half_open";
-  }
-  return "closed";
-}
+TOOLUSE_ENUM_NAMES(breaker_state, (closed), (open), (half_open))
+
+std::string_view to_string(breaker_state s) noexcept { return enum_name(s, "closed"); }
 
 circuit_breaker::circuit_breaker(breaker_options options, std::shared_ptr<clock> time)
     : options_(options), clock_(std::move(time)) {

@@ -3,18 +3,15 @@
 
 #include <algorithm>
 #include <map>
-#include <stdexcept>
 
 #include "anthropic_wire.hpp"
-#include "tooluse/http/sse.hpp"
+#include "exchange.hpp"
 
 namespace tooluse::llm {
 namespace {
 
 // stream_state assembles content blocks by their index; tool input from input_json_delta.
-struct stream_state {
-  const schema::name_map* names = nullptr;
-  const stream_callbacks* callbacks = nullptr;
+struct stream_state final : detail::stream_decoder {
   struct block {
     json start;  // content_block_start's block, as sent
     std::string kind, id, name;  // its type, id and name
@@ -24,21 +21,11 @@ struct stream_state {
   chat_response out;
   bool stopped = false;
   std::string stop_reason;
-  std::optional<error> failure;
 
-  void on_event(const http::sse_event& ev) {
+  void on_event(const http::sse_event& ev) override {
     if (failure) return;
-    auto j = parse_json(ev.data);
-    if (!j || !j->is_object()) {
-      failure = error{errc::protocol_error,
-                      "anthropic: stream event is not JSON: " + ev.data.substr(0, 200)};
-      return;
-    }
-    auto e = detail::decode_answer<detail::anthropic_wire::event>(*j, "anthropic", "event");
-    if (!e) {
-      failure = e.error();
-      return;
-    }
+    auto e = decode_event<detail::anthropic_wire::event>(ev, "event");
+    if (!e) return;
     std::string type = e->type.value_or(ev.event);
     if (type == "message_start") {
       if (!e->message) return;
@@ -67,8 +54,7 @@ struct stream_state {
     } else if (type == "message_stop") {
       stopped = true;
     } else if (type == "error") {
-      failure = error{errc::http_error,
-                      "anthropic: error in stream: " + detail::provider_error_message(ev.data)};
+      error_event(ev);
     }
   }
 
@@ -102,12 +88,9 @@ struct stream_state {
     return j;
   }
 
-  result<chat_response> finish() {
+  result<chat_response> assemble() override {
     if (failure) return fail(*failure);
-    if (!stopped && stop_reason.empty())
-      return fail(errc::protocol_error,
-                  "anthropic: the stream ended before the answer was complete (no message_stop); "
-                  "the connection was cut or the server failed mid-answer");
+    if (!stopped && stop_reason.empty()) return fail(cut_short("message_stop"));
     out.reply.role = role::assistant;
     std::string text;
     // content mirrors the blocks as a JSON answer would list them; it is kept to be echoed when
@@ -149,12 +132,6 @@ struct stream_state {
 
 }  // namespace
 
-anthropic_messages::anthropic_messages(provider_options options) : options_(std::move(options)) {
-  if (options_.base_url.empty())
-    throw std::invalid_argument("anthropic_messages: base_url is empty");
-  if (options_.model.empty()) throw std::invalid_argument("anthropic_messages: model is empty");
-}
-
 namespace {
 
 // anthropic_tools: Anthropic has no allowed-tools mode, so only the allowed tools are sent; with
@@ -180,77 +157,44 @@ result<detail::wire_tools> anthropic_tools(const chat_request& req) {
   return tools;
 }
 
-}  // namespace
-
-result<json> anthropic_messages::encode_request(const chat_request& req) const {
-  auto tools = anthropic_tools(req);
-  if (!tools) return fail(tools.error());
-  json body = {{"model", options_.model}, {"max_tokens", req.max_tokens.value_or(4096)}};
-  std::string system;
-  for (const auto& m : req.messages)
-    if (m.role == role::system) system += (system.empty() ? "" : "\n\n") + m.text();
+json encode_body(const provider_options& options, const chat_request& req,
+                 const detail::wire_tools& tools) {
+  json body = {{"model", options.model}, {"max_tokens", req.max_tokens.value_or(4096)}};
+  std::string system = detail::system_text(req.messages);
   if (!system.empty()) body["system"] = system;
-  body["messages"] = detail::anthropic_messages_json(req.messages, tools->names);
+  body["messages"] = detail::anthropic_messages_json(req.messages, tools.names);
   if (!req.tools.empty()) {
-    body["tools"] = tools->tools;
+    body["tools"] = tools.tools;
     if (req.choice.what != tool_choice::mode::automatic ||
         (req.parallel_tool_calls && !*req.parallel_tool_calls))
       body["tool_choice"] =
-          detail::anthropic_tool_choice(req.choice, req.parallel_tool_calls, tools->names);
+          detail::anthropic_tool_choice(req.choice, req.parallel_tool_calls, tools.names);
   }
   if (req.temperature) body["temperature"] = *req.temperature;
   if (req.stream) body["stream"] = true;
   return body;
 }
 
-result<chat_response> anthropic_messages::complete(const chat_request& req,
-                                                   const stream_callbacks& callbacks,
-                                                   std::stop_token stop) {
-  auto tools = anthropic_tools(req);
-  if (!tools) return fail(tools.error());
-  auto body = encode_request(req);
-  if (!body) return fail(body.error());
-  http::request hreq{
-      .method = "POST",
-      .url = detail::join_url(options_.base_url, "v1/messages"),
-      .headers = {{"Content-Type", "application/json"}, {"anthropic-version", "2023-06-01"}},
-      .body = dump_json(*body)};
-  if (req.stream) hreq.headers.push_back({"Accept", "text/event-stream"});
+std::vector<http::header> headers(const provider_options& options, const chat_request& req) {
+  std::vector<http::header> out{{"anthropic-version", "2023-06-01"}};
   if (!req.native_tool_search.empty() || !req.deferred_tools.empty())
-    hreq.headers.push_back({"anthropic-beta", "advanced-tool-use-2025-11-20"});
-  if (!options_.api_key.empty()) hreq.headers.push_back({"x-api-key", options_.api_key});
-  for (const auto& h : options_.extra_headers) hreq.headers.push_back(h);
-
-  result<chat_response> out = fail(errc::internal, "unreachable");
-  if (!req.stream) {
-    auto res = detail::send_with_retry(options_, "anthropic", std::move(hreq), {}, stop);
-    if (!res) return fail(res.error());
-    auto j = parse_json(res->body);
-    if (!j)
-      return fail(errc::protocol_error, "anthropic: response is not JSON: " + j.error().message);
-    out = detail::anthropic_decode(*j, tools->names);
-  } else {
-    stream_state state{.names = &tools->names, .callbacks = &callbacks};
-    http::sse_parser parser({.max_event_bytes = options_.max_event_bytes});
-    auto handler = [&](const http::sse_event& ev) { state.on_event(ev); };
-    detail::exchange_hooks hooks{.on_body = [&](std::string_view chunk) {
-      if (auto st = parser.feed(chunk, handler); !st && !state.failure) {
-        state.failure = st.error();
-        const std::string from = "http::sse_limits::max_event_bytes";
-        if (auto pos = state.failure->message.find(from); pos != std::string::npos)
-          state.failure->message.replace(pos, from.size(), "llm::provider_options::max_event_bytes");
-        state.failure->message = "anthropic: " + state.failure->message;
-      }
-      return !state.failure;  // a broken or oversized stream is abandoned at once
-    }};
-    auto res = detail::send_with_retry(options_, "anthropic", std::move(hreq), hooks, stop);
-    if (!res && state.failure) return fail(*state.failure);
-    if (!res) return fail(res.error());
-    out = state.finish();
-  }
-  if (out) out->usage.requests = 1;
-  if (out) detail::apply_price(out->usage, options_.price);
+    out.push_back({"anthropic-beta", "advanced-tool-use-2025-11-20"});
+  if (!options.api_key.empty()) out.push_back({"x-api-key", options.api_key});
   return out;
 }
+
+result<chat_response> decode_body(const json& body, const chat_request&,
+                                  const schema::name_map& names) {
+  return detail::anthropic_decode(body, names);
+}
+
+const detail::provider_wire wire{
+    .who = "anthropic", .tools = anthropic_tools, .body = encode_body, .path = "v1/messages",
+    .headers = headers, .decode = decode_body, .stream = detail::decoder_of<stream_state>};
+
+}  // namespace
+
+anthropic_messages::anthropic_messages(provider_options options)
+    : http_adapter(std::move(options), wire, "anthropic_messages") {}
 
 }  // namespace tooluse::llm

@@ -1,10 +1,9 @@
 // The Gemini adapter: request building, the JSON answer and the SSE stream (alt=sse).
 #include "tooluse/llm/gemini.hpp"
 
-#include <stdexcept>
 
+#include "exchange.hpp"
 #include "gemini_wire.hpp"
-#include "tooluse/http/sse.hpp"
 
 namespace tooluse::llm {
 namespace {
@@ -22,33 +21,18 @@ bool plain_text(const json& part) {
 // stream_state gathers the chunks of streamGenerateContent: each is a GenerateContentResponse
 // with whole parts; text pieces are merged, everything else (function calls, thought
 // signatures) kept as sent. The last chunks carry finishReason and usageMetadata.
-struct stream_state {
-  const stream_callbacks* callbacks = nullptr;
-  const schema::name_map* names = nullptr;
+struct stream_state final : detail::stream_decoder {
   json parts = json::array();
   json last = json::object();
   std::string finish;
   json usage_metadata;
-  std::optional<error> failure;
 
-  void on_event(const http::sse_event& ev) {
+  void on_event(const http::sse_event& ev) override {
     if (failure) return;
-    auto j = parse_json(ev.data);
-    if (!j || !j->is_object()) {
-      failure = error{errc::protocol_error,
-                      "gemini: stream event is not JSON: " + ev.data.substr(0, 200)};
-      return;
-    }
-    auto chunk = detail::decode_answer<detail::gemini_wire::response>(*j, "gemini", "chunk");
-    if (!chunk) {
-      failure = chunk.error();
-      return;
-    }
-    if (chunk->error) {
-      failure = error{errc::http_error,
-                      "gemini: error in stream: " + detail::provider_error_message(ev.data)};
-      return;
-    }
+    json raw;
+    auto chunk = decode_event<detail::gemini_wire::response>(ev, "chunk", &raw);
+    if (!chunk) return;
+    if (chunk->error) return error_event(ev);
     if (chunk->usage_metadata) usage_metadata = tooluse::encode(*chunk->usage_metadata);
     if (chunk->model_version) last["modelVersion"] = *chunk->model_version;
     if (chunk->response_id) last["responseId"] = *chunk->response_id;
@@ -57,7 +41,7 @@ struct stream_state {
     if (cand.finish_reason) finish = *cand.finish_reason;
     if (!cand.content || !cand.content->parts) return;
     // The parts as sent (thought signatures and all), beside their decoded form.
-    const json& raw_parts = j->at("candidates").at(0).at("content").at("parts");
+    const json& raw_parts = raw.at("candidates").at(0).at("content").at("parts");
     for (std::size_t i = 0; i < cand.content->parts->size(); ++i)
       on_part((*cand.content->parts)[i], raw_parts[i]);
   }
@@ -84,12 +68,9 @@ struct stream_state {
     parts.push_back(raw);
   }
 
-  result<chat_response> finish_response() {
+  result<chat_response> assemble() override {
     if (failure) return fail(*failure);
-    if (finish.empty())
-      return fail(errc::protocol_error,
-                  "gemini: the stream ended before the answer was complete (no finishReason); "
-                  "the connection was cut or the server failed mid-answer");
+    if (finish.empty()) return fail(cut_short("finishReason"));
     json body = last;
     body["candidates"] = json::array(
         {{{"content", {{"role", "model"}, {"parts", parts}}}, {"finishReason", finish}}});
@@ -100,22 +81,16 @@ struct stream_state {
 
 }  // namespace
 
-gemini::gemini(provider_options options) : options_(std::move(options)) {
-  if (options_.base_url.empty()) throw std::invalid_argument("gemini: base_url is empty");
-  if (options_.model.empty()) throw std::invalid_argument("gemini: model is empty");
-}
+namespace {
 
-result<json> gemini::encode_request(const chat_request& req) const {
-  auto tools = detail::export_wire_tools(req.tools, schema::export_target::gemini);
-  if (!tools) return fail(tools.error());
-  json body = {{"contents", detail::gemini_contents(req.messages, tools->names)}};
-  std::string system;
-  for (const auto& m : req.messages)
-    if (m.role == role::system) system += (system.empty() ? "" : "\n\n") + m.text();
+json encode_body(const provider_options&, const chat_request& req,
+                 const detail::wire_tools& tools) {
+  json body = {{"contents", detail::gemini_contents(req.messages, tools.names)}};
+  std::string system = detail::system_text(req.messages);
   if (!system.empty()) body["systemInstruction"] = {{"parts", json::array({{{"text", system}}})}};
   if (!req.tools.empty()) {
-    body["tools"] = tools->tools;
-    json config = detail::gemini_tool_config(req.choice, req.allowed_tools, tools->names);
+    body["tools"] = tools.tools;
+    json config = detail::gemini_tool_config(req.choice, req.allowed_tools, tools.names);
     if (!config.is_null()) body["toolConfig"] = config;
   }
   json generation = json::object();
@@ -125,49 +100,33 @@ result<json> gemini::encode_request(const chat_request& req) const {
   return body;
 }
 
-result<chat_response> gemini::complete(const chat_request& req, const stream_callbacks& callbacks,
-                                       std::stop_token stop) {
-  auto tools = detail::export_wire_tools(req.tools, schema::export_target::gemini);
-  if (!tools) return fail(tools.error());
-  auto body = encode_request(req);
-  if (!body) return fail(body.error());
+std::string path(const provider_options& options, const chat_request& req) {
   std::string model =
-      options_.model.rfind("models/", 0) == 0 ? options_.model.substr(7) : options_.model;
-  std::string path = "v1beta/models/" + model +
-                     (req.stream ? ":streamGenerateContent?alt=sse" : ":generateContent");
-  http::request hreq{.method = "POST",
-                     .url = detail::join_url(options_.base_url, path),
-                     .headers = {{"Content-Type", "application/json"}},
-                     .body = dump_json(*body)};
-  if (req.stream) hreq.headers.push_back({"Accept", "text/event-stream"});
-  if (!options_.api_key.empty()) hreq.headers.push_back({"x-goog-api-key", options_.api_key});
-  for (const auto& h : options_.extra_headers) hreq.headers.push_back(h);
-
-  result<chat_response> out = fail(errc::internal, "unreachable");
-  if (!req.stream) {
-    auto res = detail::send_with_retry(options_, "gemini", std::move(hreq), {}, stop);
-    if (!res) return fail(res.error());
-    auto j = parse_json(res->body);
-    if (!j) return fail(errc::protocol_error, "gemini: response is not JSON: " + j.error().message);
-    out = detail::gemini_decode(*j, tools->names);
-  } else {
-    stream_state state{.callbacks = &callbacks, .names = &tools->names};
-    http::sse_parser parser({.max_event_bytes = options_.max_event_bytes});
-    auto handler = [&](const http::sse_event& ev) { state.on_event(ev); };
-    detail::exchange_hooks hooks{.on_body = [&](std::string_view chunk) {
-      if (auto st = parser.feed(chunk, handler); !st && !state.failure) {
-        state.failure = st.error();
-        state.failure->message = "gemini: " + state.failure->message;
-      }
-      return !state.failure;  // a broken or oversized stream is abandoned at once
-    }};
-    auto res = detail::send_with_retry(options_, "gemini", std::move(hreq), hooks, stop);
-    if (!res && state.failure) return fail(*state.failure);
-    if (!res) return fail(res.error());
-    out = state.finish_response();
-  }
-  if (out) detail::apply_price(out->usage, options_.price);
-  return out;
+      options.model.rfind("models/", 0) == 0 ? options.model.substr(7) : options.model;
+  return "v1beta/models/" + model +
+         (req.stream ? ":streamGenerateContent?alt=sse" : ":generateContent");
 }
+
+std::vector<http::header> headers(const provider_options& options, const chat_request&) {
+  if (options.api_key.empty()) return {};
+  return {{"x-goog-api-key", options.api_key}};
+}
+
+result<detail::wire_tools> gemini_tools(const chat_request& req) {
+  return detail::export_wire_tools(req.tools, schema::export_target::gemini);
+}
+
+result<chat_response> decode_body(const json& body, const chat_request&,
+                                  const schema::name_map& names) {
+  return detail::gemini_decode(body, names);
+}
+
+const detail::provider_wire wire{
+    .who = "gemini", .tools = gemini_tools, .body = encode_body, .path_for = path,
+    .headers = headers, .decode = decode_body, .stream = detail::decoder_of<stream_state>};
+
+}  // namespace
+
+gemini::gemini(provider_options options) : http_adapter(std::move(options), wire, "gemini") {}
 
 }  // namespace tooluse::llm

@@ -36,14 +36,7 @@ json model_parts(const message& m, const schema::name_map& names) {
 
 json function_response(const message& m, const schema::name_map& names, bool with_id) {
   // response must be an object: the text goes under "result", or "error" for a failed call.
-  std::string text;
-  for (const auto& p : m.content) {
-    if (!text.empty()) text += "\n";
-    text += p.type == content_part::kind::text
-                ? p.text
-                : "[image " + p.mime_type + ", " + std::to_string(p.data.size()) +
-                      " base64 bytes not shown]";
-  }
+  std::string text = tool_result_text(m);
   json fr = {{"name", names.provider_name(m.tool_name).value_or(m.tool_name)},
              {"response", {{m.is_error ? "error" : "result", text}}}};
   if (with_id) fr["id"] = m.tool_call_id;

@@ -1,42 +1,9 @@
 #include "tooluse/llm/message.hpp"
 
+#include "tooluse/llm/message_codec.hpp"
 #include "tooluse/llm/provider.hpp"
 
 namespace tooluse::llm {
-
-std::string_view to_string(role r) noexcept {
-  switch (r) {
-    case role::system:
-      return "system";
-    case role::user:
-      return "user";
-    case role::assistant:
-      return "assistant";
-    case role::tool:
-      return "tool";
-  }
-  return "user";
-}
-
-std::string_view to_string(finish_reason r) noexcept {
-  switch (r) {
-    case finish_reason::stop:
-      return "stop";
-    case finish_reason::tool_calls:
-      return "tool_calls";
-    case finish_reason::length:
-      return "length";
-    case finish_reason::content_filter:
-      return "content_filter";
-    case finish_reason::pause:
-      return "pause";
-    case finish_reason::context_window:
-      return "context_window";
-    case finish_reason::other:
-      return "other";
-  }
-  return "other";
-}
 
 tool_choice tool_choice::parse(std::string_view text) {
   if (text.empty() || text == "auto") return {};
@@ -97,36 +64,48 @@ usage& usage::operator+=(const usage& o) {
   return *this;
 }
 
+// The trace forms below are projections of the one form (message_codec.hpp): the same names
+// and meanings, with image bytes counted instead of carried, the argument text only when it did
+// not parse, and the usage with its total and without the counts that are zero.
+
 json usage_to_json(const usage& u) {
-  json j = {{"input_tokens", u.input_tokens},
-            {"output_tokens", u.output_tokens},
+  json full = encode_usage(u);
+  json j = {{"input_tokens", full["input_tokens"]},
+            {"output_tokens", full["output_tokens"]},
             {"total_tokens", u.total_tokens()}};
-  if (u.cache_read_tokens) j["cache_read_tokens"] = u.cache_read_tokens;
-  if (u.cache_write_tokens) j["cache_write_tokens"] = u.cache_write_tokens;
-  if (u.reasoning_tokens) j["reasoning_tokens"] = u.reasoning_tokens;
-  if (u.requests) j["requests"] = u.requests;
-  j["cost"] = u.cost;
+  for (const char* key : {"cache_read_tokens", "cache_write_tokens", "reasoning_tokens", "requests"})
+    if (full.contains(key) && full[key] != 0) j[key] = full[key];
+  j["cost"] = full["cost"];
   return j;
 }
 
+namespace {
+
+json trace_part(const json& part) {
+  if (part["type"] != "image") return part;
+  return {{"type", "image"},
+          {"mime_type", part["mime_type"]},
+          {"url", part["url"]},
+          {"bytes", part["data"].get_ref<const std::string&>().size()}};
+}
+
+json trace_call(const json& call) {
+  json j = {{"id", call["id"]}, {"name", call["name"]}, {"arguments", call["arguments"]}};
+  if (call["arguments"].is_null()) j["raw_arguments"] = call["raw_arguments"];
+  return j;
+}
+
+}  // namespace
+
 json message_to_json(const message& m) {
-  json j = {{"role", to_string(m.role)}};
+  json full = encode_message(m);
   json parts = json::array();
-  for (const auto& p : m.content) {
-    if (p.type == content_part::kind::text)
-      parts.push_back({{"type", "text"}, {"text", p.text}});
-    else
-      parts.push_back({{"type", "image"},
-                       {"mime_type", p.mime_type},
-                       {"url", p.url},
-                       {"bytes", p.data.size()}});
-  }
-  j["content"] = parts;
-  if (!m.reasoning.empty()) j["reasoning"] = m.reasoning;
-  if (!m.tool_calls.empty()) {
+  for (const auto& p : full["content"]) parts.push_back(trace_part(p));
+  json j = {{"role", full["role"]}, {"content", parts}};
+  if (full.contains("reasoning")) j["reasoning"] = full["reasoning"];
+  if (full.contains("tool_calls")) {
     json calls = json::array();
-    for (const auto& c : m.tool_calls)
-      calls.push_back({{"id", c.id}, {"name", c.name}, {"arguments", c.raw_arguments}});
+    for (const auto& c : full["tool_calls"]) calls.push_back(trace_call(c));
     j["tool_calls"] = calls;
   }
   if (m.role == role::tool) {
@@ -134,7 +113,7 @@ json message_to_json(const message& m) {
     j["tool_name"] = m.tool_name;
     j["is_error"] = m.is_error;
   }
-  if (!m.extras.empty()) j["extras"] = m.extras;
+  if (full.contains("extras")) j["extras"] = full["extras"];
   return j;
 }
 

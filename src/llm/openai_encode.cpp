@@ -4,37 +4,15 @@
 namespace tooluse::llm::detail {
 namespace {
 
-bool starts_with_error(const std::string& s) {
-  return s.size() >= 5 && (s.compare(0, 5, "error") == 0 || s.compare(0, 5, "Error") == 0);
-}
-
-json user_content(const message& m) {
-  if (m.content.size() == 1 && m.content[0].type == content_part::kind::text)
-    return m.content[0].text;
-  json parts = json::array();
-  for (const auto& p : m.content) {
-    if (p.type == content_part::kind::text) {
-      parts.push_back({{"type", "text"}, {"text", p.text}});
-    } else {
-      std::string url = p.url.empty() ? "data:" + p.mime_type + ";base64," + p.data : p.url;
-      parts.push_back({{"type", "image_url"}, {"image_url", {{"url", url}}}});
-    }
-  }
-  return parts;
+json image_part(const std::string& url) {
+  return {{"type", "image_url"}, {"image_url", {{"url", url}}}};
 }
 
 json tool_message(const message& m) {
   // OpenAI tool messages take text only, and have no error flag: errors are a text convention.
-  std::string text;
-  for (const auto& p : m.content) {
-    if (!text.empty()) text += "\n";
-    text += p.type == content_part::kind::text
-                ? p.text
-                : "[image " + p.mime_type + ", " + std::to_string(p.data.size()) +
-                      " base64 bytes not shown]";
-  }
-  if (m.is_error && !starts_with_error(text)) text = "Error: " + text;
-  return {{"role", "tool"}, {"tool_call_id", m.tool_call_id}, {"content", text}};
+  return {{"role", "tool"},
+          {"tool_call_id", m.tool_call_id},
+          {"content", error_marked(tool_result_text(m), m.is_error)}};
 }
 
 json assistant_message(const message& m, const schema::name_map& names) {
@@ -63,7 +41,9 @@ json openai_messages(const std::vector<message>& messages, const schema::name_ma
   for (const auto& m : messages) {
     switch (m.role) {
       case role::system: out.push_back({{"role", "system"}, {"content", m.text()}}); break;
-      case role::user: out.push_back({{"role", "user"}, {"content", user_content(m)}}); break;
+      case role::user:
+        out.push_back({{"role", "user"}, {"content", user_content(m, "text", image_part)}});
+        break;
       case role::assistant: out.push_back(assistant_message(m, names)); break;
       case role::tool: out.push_back(tool_message(m)); break;
     }

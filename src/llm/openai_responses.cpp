@@ -2,20 +2,16 @@
 #include "tooluse/llm/openai_responses.hpp"
 
 #include <map>
-#include <stdexcept>
 
+#include "exchange.hpp"
 #include "responses_wire.hpp"
-#include "tooluse/http/sse.hpp"
 
 namespace tooluse::llm {
 namespace {
 
 // stream_state assembles a streamed Response: output items by output_index, completed by
 // response.output_item.done; response.completed carries the final Response (usage, status).
-struct stream_state {
-  const chat_request* req = nullptr;
-  const schema::name_map* names = nullptr;
-  const stream_callbacks* callbacks = nullptr;
+struct stream_state final : detail::stream_decoder {
   struct streamed_item {
     json raw;                      // as sent, to go in the final output
     bool wants_arguments = false;  // a function_call whose arguments came as deltas
@@ -23,22 +19,12 @@ struct stream_state {
   std::map<int, streamed_item> items;
   std::map<int, std::string> arguments;
   json final_response;
-  std::optional<error> failure;
 
-  void on_event(const http::sse_event& ev) {
+  void on_event(const http::sse_event& ev) override {
     if (failure) return;
     if (ev.data == "[DONE]") return;
-    auto j = parse_json(ev.data);
-    if (!j || !j->is_object()) {
-      failure = error{errc::protocol_error,
-                      "openai-responses: stream event is not JSON: " + ev.data.substr(0, 200)};
-      return;
-    }
-    auto e = detail::decode_answer<detail::responses_wire::event>(*j, "openai-responses", "event");
-    if (!e) {
-      failure = e.error();
-      return;
-    }
+    auto e = decode_event<detail::responses_wire::event>(ev, "event");
+    if (!e) return;
     std::string type = e->type.value_or(ev.event);
     int index = e->output_index.value_or(0);
     if (type == "response.output_item.added" || type == "response.output_item.done") {
@@ -73,17 +59,14 @@ struct stream_state {
                type == "response.failed") {
       final_response = e->response.value_or(json::object());
     } else if (type == "error") {
-      failure = error{errc::http_error, "openai-responses: error in stream: " +
-                                            detail::provider_error_message(ev.data)};
+      error_event(ev);
     }
   }
 
-  result<chat_response> finish() {
+  result<chat_response> assemble() override {
     if (failure) return fail(*failure);
     if (!final_response.is_object() || final_response.empty())
-      return fail(errc::protocol_error,
-                  "openai-responses: the stream ended before the answer was complete (no "
-                  "response.completed); the connection was cut or the server failed mid-answer");
+      return fail(cut_short("response.completed"));
     // The final Response lists the output; if a server leaves it empty, use the items streamed.
     auto listed = final_response.find("output");
     if (listed == final_response.end() || !listed->is_array() || listed->empty()) {
@@ -101,25 +84,19 @@ struct stream_state {
 
 }  // namespace
 
-openai_responses::openai_responses(provider_options options) : options_(std::move(options)) {
-  if (options_.base_url.empty()) throw std::invalid_argument("openai_responses: base_url is empty");
-  if (options_.model.empty()) throw std::invalid_argument("openai_responses: model is empty");
-}
+namespace {
 
-result<json> openai_responses::encode_request(const chat_request& req) const {
-  auto tools = detail::export_wire_tools(req.tools, schema::export_target::responses, req.strict);
-  if (!tools) return fail(tools.error());
-  json body = {{"model", options_.model},
-               {"input", detail::responses_input(req.messages, tools->names)}};
-  std::string system;
-  for (const auto& m : req.messages)
-    if (m.role == role::system) system += (system.empty() ? "" : "\n\n") + m.text();
+json encode_body(const provider_options& options, const chat_request& req,
+                 const detail::wire_tools& tools) {
+  json body = {{"model", options.model},
+               {"input", detail::responses_input(req.messages, tools.names)}};
+  std::string system = detail::system_text(req.messages);
   if (!system.empty()) body["instructions"] = system;
   if (!req.tools.empty()) {
-    body["tools"] = tools->tools;
+    body["tools"] = tools.tools;
     if (req.choice.what != tool_choice::mode::automatic || !req.allowed_tools.empty())
       body["tool_choice"] =
-          detail::responses_tool_choice(req.choice, req.allowed_tools, tools->names);
+          detail::responses_tool_choice(req.choice, req.allowed_tools, tools.names);
     if (req.parallel_tool_calls) body["parallel_tool_calls"] = *req.parallel_tool_calls;
   }
   if (req.max_tokens) body["max_output_tokens"] = *req.max_tokens;
@@ -128,42 +105,18 @@ result<json> openai_responses::encode_request(const chat_request& req) const {
   return body;
 }
 
-result<chat_response> openai_responses::complete(const chat_request& req,
-                                                 const stream_callbacks& callbacks,
-                                                 std::stop_token stop) {
-  auto tools = detail::export_wire_tools(req.tools, schema::export_target::responses, req.strict);
-  if (!tools) return fail(tools.error());
-  auto body = encode_request(req);
-  if (!body) return fail(body.error());
-  http::request hreq = detail::openai_http_request(options_, "responses", *body, req.stream);
-
-  result<chat_response> out = fail(errc::internal, "unreachable");
-  if (!req.stream) {
-    auto res = detail::send_with_retry(options_, "openai-responses", std::move(hreq), {}, stop);
-    if (!res) return fail(res.error());
-    auto j = parse_json(res->body);
-    if (!j)
-      return fail(errc::protocol_error,
-                  "openai-responses: response is not JSON: " + j.error().message);
-    out = detail::responses_decode(*j, req, tools->names);
-  } else {
-    stream_state state{.req = &req, .names = &tools->names, .callbacks = &callbacks};
-    http::sse_parser parser({.max_event_bytes = options_.max_event_bytes});
-    auto handler = [&](const http::sse_event& ev) { state.on_event(ev); };
-    detail::exchange_hooks hooks{.on_body = [&](std::string_view chunk) {
-      if (auto st = parser.feed(chunk, handler); !st && !state.failure) {
-        state.failure = st.error();
-        state.failure->message = "openai-responses: " + state.failure->message;
-      }
-      return !state.failure;  // a broken or oversized stream is abandoned at once
-    }};
-    auto res = detail::send_with_retry(options_, "openai-responses", std::move(hreq), hooks, stop);
-    if (!res && state.failure) return fail(*state.failure);
-    if (!res) return fail(res.error());
-    out = state.finish();
-  }
-  if (out) detail::apply_price(out->usage, options_.price);
-  return out;
+result<detail::wire_tools> responses_tools(const chat_request& req) {
+  return detail::export_wire_tools(req.tools, schema::export_target::responses, req.strict);
 }
+
+const detail::provider_wire wire{
+    .who = "openai-responses", .tools = responses_tools, .body = encode_body, .path = "responses",
+    .headers = detail::bearer_key, .decode = detail::responses_decode,
+    .stream = detail::decoder_of<stream_state>};
+
+}  // namespace
+
+openai_responses::openai_responses(provider_options options)
+    : http_adapter(std::move(options), wire, "openai_responses") {}
 
 }  // namespace tooluse::llm

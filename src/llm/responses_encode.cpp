@@ -5,20 +5,7 @@
 namespace tooluse::llm::detail {
 namespace {
 
-json user_content(const message& m) {
-  if (m.content.size() == 1 && m.content[0].type == content_part::kind::text)
-    return m.content[0].text;
-  json parts = json::array();
-  for (const auto& p : m.content) {
-    if (p.type == content_part::kind::text) {
-      parts.push_back({{"type", "input_text"}, {"text", p.text}});
-    } else {
-      std::string url = p.url.empty() ? "data:" + p.mime_type + ";base64," + p.data : p.url;
-      parts.push_back({{"type", "input_image"}, {"image_url", url}});
-    }
-  }
-  return parts;
-}
+json image_part(const std::string& url) { return {{"type", "input_image"}, {"image_url", url}}; }
 
 // assistant_items: the model's own output items when it gave them (reasoning items must go
 // back with their ids and encrypted content), else items built from the neutral message.
@@ -38,17 +25,9 @@ void assistant_items(const message& m, const schema::name_map& names, json& out)
 
 json tool_output(const message& m) {
   // function_call_output takes a string; there is no error flag, so errors say so in the text.
-  std::string text;
-  for (const auto& p : m.content) {
-    if (!text.empty()) text += "\n";
-    text += p.type == content_part::kind::text
-                ? p.text
-                : "[image " + p.mime_type + ", " + std::to_string(p.data.size()) +
-                      " base64 bytes not shown]";
-  }
-  if (m.is_error && text.rfind("Error", 0) != 0 && text.rfind("error", 0) != 0)
-    text = "Error: " + text;
-  return {{"type", "function_call_output"}, {"call_id", m.tool_call_id}, {"output", text}};
+  return {{"type", "function_call_output"},
+          {"call_id", m.tool_call_id},
+          {"output", error_marked(tool_result_text(m), m.is_error)}};
 }
 
 finish_reason responses_finish(const responses_wire::response& body, bool has_calls,
@@ -75,7 +54,7 @@ json responses_input(const std::vector<message>& messages, const schema::name_ma
       case role::system:
         break;  // instructions
       case role::user:
-        out.push_back({{"role", "user"}, {"content", user_content(m)}});
+        out.push_back({{"role", "user"}, {"content", user_content(m, "input_text", image_part)}});
         break;
       case role::assistant:
         assistant_items(m, names, out);

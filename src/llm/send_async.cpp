@@ -8,7 +8,7 @@
 namespace tooluse::llm::detail {
 namespace {
 
-struct exchange {
+struct retry_loop {
   const provider_options* opts = nullptr;
   std::string who;
   http::request req;
@@ -21,9 +21,9 @@ struct exchange {
   std::string error_body;
 };
 
-void attempt(const std::shared_ptr<exchange>& x);
+void attempt(const std::shared_ptr<retry_loop>& x);
 
-void settle(const std::shared_ptr<exchange>& x, result<http::response> res) {
+void settle(const std::shared_ptr<retry_loop>& x, result<http::response> res) {
   auto step = after_attempt(*x->opts, x->who, x->req, x->attempt, std::move(res), x->streamed,
                             std::move(x->error_body), static_cast<bool>(x->hooks.on_body));
   if (step.done) {
@@ -42,7 +42,7 @@ void settle(const std::shared_ptr<exchange>& x, result<http::response> res) {
       step.delay, x->stop);
 }
 
-void attempt(const std::shared_ptr<exchange>& x) {
+void attempt(const std::shared_ptr<retry_loop>& x) {
   x->ok_status = false;
   x->streamed = false;
   x->error_body.clear();
@@ -69,7 +69,7 @@ void attempt(const std::shared_ptr<exchange>& x) {
 void send_with_retry_async(const provider_options& opts, std::string who, http::request req,
                            exchange_hooks hooks, std::stop_token stop,
                            std::function<void(result<http::response>)> done) {
-  auto x = std::make_shared<exchange>();
+  auto x = std::make_shared<retry_loop>();
   x->opts = &opts;
   x->who = std::move(who);
   x->req = std::move(req);

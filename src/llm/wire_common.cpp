@@ -187,16 +187,42 @@ std::string join_url(const std::string& base, const std::string& path) {
   return b + (path.empty() || path.front() == '/' ? "" : "/") + path;
 }
 
-http::request openai_http_request(const provider_options& opts, const std::string& path,
-                                  const json& body, bool stream) {
-  http::request hreq{.method = "POST",
-                     .url = join_url(opts.base_url, path),
-                     .headers = {{"Content-Type", "application/json"}},
-                     .body = dump_json(body)};
-  if (stream) hreq.headers.push_back({"Accept", "text/event-stream"});
-  if (!opts.api_key.empty()) hreq.headers.push_back({"Authorization", "Bearer " + opts.api_key});
-  for (const auto& h : opts.extra_headers) hreq.headers.push_back(h);
-  return hreq;
+std::string tool_result_text(const message& m) {
+  std::string text;
+  for (const auto& p : m.content) {
+    if (!text.empty()) text += "\n";
+    text += p.type == content_part::kind::text
+                ? p.text
+                : "[image " + p.mime_type + ", " + std::to_string(p.data.size()) +
+                      " base64 bytes not shown]";
+  }
+  return text;
+}
+
+std::string error_marked(std::string text, bool is_error) {
+  if (is_error && text.rfind("Error", 0) != 0 && text.rfind("error", 0) != 0)
+    text = "Error: " + text;
+  return text;
+}
+
+json user_content(const message& m, const char* text_type, json (*image)(const std::string& url)) {
+  if (m.content.size() == 1 && m.content[0].type == content_part::kind::text)
+    return m.content[0].text;
+  json parts = json::array();
+  for (const auto& p : m.content) {
+    if (p.type == content_part::kind::text)
+      parts.push_back({{"type", text_type}, {"text", p.text}});
+    else
+      parts.push_back(image(p.url.empty() ? "data:" + p.mime_type + ";base64," + p.data : p.url));
+  }
+  return parts;
+}
+
+std::string system_text(const std::vector<message>& messages) {
+  std::string system;
+  for (const auto& m : messages)
+    if (m.role == role::system) system += (system.empty() ? "" : "\n\n") + m.text();
+  return system;
 }
 
 std::string shape_message(const std::string& who) {

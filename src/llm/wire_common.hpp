@@ -80,11 +80,22 @@ void apply_price(usage& u, const std::optional<price>& p);
 /// join_url appends `path` to `base` with exactly one '/' between them.
 std::string join_url(const std::string& base, const std::string& path);
 
-/// openai_http_request is a POST of `body` to base_url/`path` as the OpenAI APIs (Chat
-/// Completions, Responses) take it: JSON, Bearer key when set, SSE accepted when streaming, then
-/// the provider's extra headers.
-http::request openai_http_request(const provider_options& opts, const std::string& path,
-                                  const json& body, bool stream);
+/// tool_result_text is a tool message's content as text, for the APIs that take text only:
+/// parts one per line, an image as "[image <mime>, <n> base64 bytes not shown]".
+std::string tool_result_text(const message& m);
+
+/// error_marked is a tool result's text for an API without an error flag: "Error: " before it
+/// when `is_error` and it does not already start with "error"/"Error".
+std::string error_marked(std::string text, bool is_error);
+
+/// user_content is a user message's content for the OpenAI APIs: a plain string when it is one
+/// text part, else parts typed `text_type` and images made by `image` from their URL (a data:
+/// URL for inline data).
+json user_content(const message& m, const char* text_type, json (*image)(const std::string& url));
+
+/// system_text joins the text of the system messages, a blank line between them, for the
+/// providers that take the system prompt apart from the messages.
+std::string system_text(const std::vector<message>& messages);
 
 /// shape_message is the start of every "answer of the wrong shape" error: `who: the answer has a
 /// field of an unexpected type`.

@@ -3,6 +3,7 @@
 #include <array>
 #include <cctype>
 
+#include "tooluse/enum_names.hpp"
 #include "tooluse/schema/import.hpp"
 
 namespace tooluse::schema {
@@ -123,17 +124,10 @@ result<tool_spec> import_bfcl(const json& d, const bfcl_options& options) {
 
 }  // namespace
 
-std::string_view to_string(tool_format format) noexcept {
-  switch (format) {
-    case tool_format::mcp: return "mcp";
-    case tool_format::openai_chat: return "openai_chat";
-    case tool_format::openai_responses: return "openai_responses";
-    case tool_format::openai_function: return "openai_function";
-    case tool_format::anthropic: return "anthropic";
-    case tool_format::bfcl: return "bfcl";
-  }
-  return "unknown";
-}
+TOOLUSE_ENUM_NAMES(tool_format, (mcp), (openai_chat), (openai_responses), (openai_function),
+                   (anthropic), (bfcl))
+
+std::string_view to_string(tool_format format) noexcept { return enum_name(format, "unknown"); }
 
 result<tool_format> detect_tool_format(const json& d) {
   if (!d.is_object()) return bad("a tool definition must be a JSON object, got " +

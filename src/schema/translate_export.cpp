@@ -1,14 +1,14 @@
 // export_tool / export_tools: one tool_spec -> one provider's tool object.
 #include "schema/translate_util.hpp"
+#include "tooluse/enum_names.hpp"
 #include "tooluse/schema/translate.hpp"
 
 namespace tooluse::schema {
-namespace {
 
-constexpr std::pair<export_target, std::string_view> target_names[] = {
-    {export_target::openai, "openai"},     {export_target::openai_strict, "openai-strict"},
-    {export_target::responses, "responses"}, {export_target::anthropic, "anthropic"},
-    {export_target::gemini, "gemini"},     {export_target::mcp, "mcp"}};
+TOOLUSE_ENUM_NAMES(export_target, (openai), (openai_strict, "openai-strict"), (responses),
+                   (anthropic), (gemini), (mcp))
+
+namespace {
 
 // The input schema as a provider wants it: an object schema with "type":"object" at the root.
 result<json> object_root(const tool_spec& tool) {
@@ -78,17 +78,13 @@ json mcp_tool(const tool_spec& tool, const std::string& name, json input_schema)
 }  // namespace
 
 result<export_target> parse_export_target(std::string_view name) {
-  for (const auto& [t, n] : target_names)
-    if (n == name) return t;
-  return fail(errc::invalid_argument,
-              "unknown export target \"" + std::string(name) +
-                  "\"; use one of openai, openai-strict, responses, anthropic, gemini, mcp");
+  if (auto t = enum_from_name<export_target>(name)) return *t;
+  return fail(errc::invalid_argument, "unknown export target \"" + std::string(name) +
+                                          "\"; use one of " + enum_name_list<export_target>());
 }
 
 std::string_view to_string(export_target target) noexcept {
-  for (const auto& [t, n] : target_names)
-    if (t == target) return n;
-  return "unknown";
+  return enum_name(target, "unknown");
 }
 
 name_rule name_rule_for(export_target target) noexcept {

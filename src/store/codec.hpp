@@ -1,16 +1,14 @@
 #pragma once
-// The journal's JSON: messages, tool calls, results and usage, losslessly (images and provider
-// extras included), so a resumed run sends the model exactly the conversation it had.
-#include "tooluse/llm/message.hpp"
+// The journal's JSON is llm's one form (tooluse/llm/message_codec.hpp): messages, tool calls and
+// usage, losslessly (images and provider extras included), so a resumed run sends the model
+// exactly the conversation it had. Rows written before that form was shared read the same.
+#include "tooluse/llm/message_codec.hpp"
 #include "tooluse/result.hpp"
 
 namespace tooluse::store::detail {
 
-json call_to_json(const tool_call& c);
-tool_call call_from_json(const json& j);
-json journal_message(const llm::message& m);
+/// journal_message_from reads a journaled message; errors name the journal ("store: a
+/// journaled message has no role").
 result<llm::message> journal_message_from(const json& j);
-json usage_json(const llm::usage& u);
-llm::usage usage_from_json(const json& j);
 
 }  // namespace tooluse::store::detail

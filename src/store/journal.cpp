@@ -64,7 +64,7 @@ status store_journal::started(const std::vector<llm::message>& history) {
   json msgs = json::array();
   std::string question;
   for (const auto& m : history) {
-    msgs.push_back(journal_message(m));
+    msgs.push_back(llm::encode_message(m));
     if (m.role == llm::role::user) question = m.text();
   }
   run_update u{"running", "question", question};
@@ -77,31 +77,31 @@ status store_journal::model_request(int turn) {
 
 status store_journal::model_response(int turn, const llm::chat_response& reply) {
   return append("model_response", turn, "",
-                {{"message", journal_message(reply.reply)},
-                 {"usage", usage_json(reply.usage)},
+                {{"message", llm::encode_message(reply.reply)},
+                 {"usage", llm::encode_usage(reply.usage)},
                  {"finish", std::string(llm::to_string(reply.finish))}});
 }
 
 status store_journal::tool_started(int turn, const tool_call& call) {
-  return append("tool_started", turn, call.id, {{"call", call_to_json(call)}});
+  return append("tool_started", turn, call.id, {{"call", llm::encode_tool_call(call)}});
 }
 
 status store_journal::tool_finished(int turn, const tool_call& call, const tool_result& result,
                                     std::chrono::milliseconds duration) {
   return append(
       "tool_finished", turn, call.id,
-      {{"call", call_to_json(call)}, {"result", result_to_json(result)}, {"ms", duration.count()}});
+      {{"call", llm::encode_tool_call(call)}, {"result", result_to_json(result)}, {"ms", duration.count()}});
 }
 
 status store_journal::approval_waiting(int turn, const tool_call& call, const std::string& reason) {
   run_update u{"waiting", "", ""};
   return append("approval_waiting", turn, call.id,
-                {{"call", call_to_json(call)}, {"reason", reason}}, &u, true);
+                {{"call", llm::encode_tool_call(call)}, {"reason", reason}}, &u, true);
 }
 
 status store_journal::answered(int turn, const std::string& answer, const llm::usage& total) {
   run_update u{"done", "answer", answer};
-  return append("answered", turn, "", {{"answer", answer}, {"usage", usage_json(total)}}, &u);
+  return append("answered", turn, "", {{"answer", answer}, {"usage", llm::encode_usage(total)}}, &u);
 }
 
 status store_journal::failed(const error& e) {

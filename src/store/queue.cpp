@@ -93,7 +93,7 @@ std::vector<tool_result> tool_queue::run(std::span<const tool_call> calls,
     std::string key = key_of(run_id, calls[i]);
     keys.push_back(key);
     slot[key] = i;
-    rows.push_back({{"k", key}, {"c", dump_json(detail::call_to_json(calls[i]))}});
+    rows.push_back({{"k", key}, {"c", dump_json(llm::encode_tool_call(calls[i]))}});
   }
   // One statement (one round trip) for the batch and the workers' wake-up; a key enqueued
   // before (a resumed run) is left as it is.
@@ -296,7 +296,7 @@ status queue_worker::run(std::stop_token stop) {
     for (const auto& row : claimed) {
       job j{*row[0],
             *row[1],
-            detail::call_from_json(json::parse(row[3].value_or("{}"), nullptr, false)),
+            llm::decode_tool_call(json::parse(row[3].value_or("{}"), nullptr, false)),
             {}};
       if (std::stoi(row[4].value_or("1")) > 1)
         me.log("taking over " + j.key + " (attempt " + *row[4] + ")");

@@ -86,15 +86,9 @@ class sql_records final : public record_table {
 result<std::unique_ptr<record_table>> open_records(const std::string& location,
                                                    const std::string& kind,
                                                    const store_options& options) {
-  if (location.empty())
-    return fail(errc::invalid_argument,
-                "no store given: pass a SQLite file or a postgresql:// URL");
-  auto d = detail::resolve_durability(options.durability);
-  if (!d) return fail(d.error());
-  auto db = is_postgres(location) ? detail::open_postgres(location, *d)
-                                  : detail::open_sqlite(location, *d);
+  auto db = detail::open_migrated(location, options,
+                                  "no store given: pass a SQLite file or a postgresql:// URL");
   if (!db) return fail(db.error());
-  if (auto s = detail::migrate(**db); !s) return fail(s.error());
   return std::unique_ptr<record_table>(std::make_unique<sql_records>(std::move(*db), kind));
 }
 

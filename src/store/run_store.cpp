@@ -6,22 +6,13 @@
 #include "store/codec.hpp"
 #include "store/journal.hpp"
 #include "store/schema.hpp"
+#include "tooluse/enum_names.hpp"
 
 namespace tooluse::store {
 
-std::string_view to_string(run_status s) noexcept {
-  switch (s) {
-    case run_status::running:
-      return "running";
-    case run_status::waiting:
-      return "waiting";
-    case run_status::done:
-      return "done";
-    case run_status::failed:
-      return "failed";
-  }
-  return "running";
-}
+TOOLUSE_ENUM_NAMES(run_status, (running), (waiting), (done), (failed))
+
+std::string_view to_string(run_status s) noexcept { return enum_name(s, "running"); }
 
 bool is_postgres(const std::string& location) noexcept {
   return location.rfind("postgresql://", 0) == 0 || location.rfind("postgres://", 0) == 0;
@@ -40,10 +31,7 @@ namespace detail {
 namespace {
 
 run_status status_from(const std::string& s) {
-  if (s == "waiting") return run_status::waiting;
-  if (s == "done") return run_status::done;
-  if (s == "failed") return run_status::failed;
-  return run_status::running;
+  return enum_from_name<run_status>(s).value_or(run_status::running);
 }
 
 std::string str(const std::optional<std::string>& v) { return v ? *v : ""; }
@@ -98,9 +86,9 @@ result<run_snapshot> rebuild(const std::vector<step>& steps) {
       open_calls = msg->tool_calls;
       s.history.push_back(std::move(*msg));
       s.turns = st.turn;
-      s.usage += usage_from_json(st.data.value("usage", json::object()));
+      s.usage += llm::decode_usage(st.data.value("usage", json::object()));
     } else if (st.kind == "tool_finished") {
-      tool_call c = call_from_json(st.data.value("call", json::object()));
+      tool_call c = llm::decode_tool_call(st.data.value("call", json::object()));
       auto r = result_from_json(st.data.value("result", json::object()));
       if (!r) return fail(r.error());
       r->duration = std::chrono::milliseconds(st.data.value("ms", 0));
@@ -215,7 +203,7 @@ class sql_store final : public run_store {
         {id});
     if (!r) return fail(r.error());
     std::vector<std::pair<tool_call, std::string>> out;
-    for (const auto& x : *r) out.emplace_back(call_from_json(parse(x[0])), str(x[1]));
+    for (const auto& x : *r) out.emplace_back(llm::decode_tool_call(parse(x[0])), str(x[1]));
     return out;
   }
 
@@ -274,16 +262,10 @@ result<durability> resolve_durability(std::optional<durability> d) {
 
 result<std::unique_ptr<run_store>> open_store(const std::string& location,
                                               const store_options& options) {
-  if (location.empty())
-    return fail(errc::invalid_argument,
-                "no store given; pass --store FILE (SQLite) or --store postgresql://... or set "
-                "TOOLUSE_STORE");
-  auto d = detail::resolve_durability(options.durability);
-  if (!d) return fail(d.error());
-  auto db = is_postgres(location) ? detail::open_postgres(location, *d)
-                                  : detail::open_sqlite(location, *d);
+  auto db = detail::open_migrated(location, options,
+                                  "no store given; pass --store FILE (SQLite) or --store "
+                                  "postgresql://... or set TOOLUSE_STORE");
   if (!db) return fail(db.error());
-  if (auto s = detail::migrate(**db); !s) return fail(s.error());
   std::shared_ptr<detail::sql_db> shared(std::move(*db));
   return std::unique_ptr<run_store>(std::make_unique<detail::sql_store>(shared));
 }

@@ -155,4 +155,16 @@ status migrate(sql_db& db) {
   return done({});
 }
 
+result<std::unique_ptr<sql_db>> open_migrated(const std::string& location,
+                                              const store_options& options,
+                                              const std::string& no_store) {
+  if (location.empty()) return fail(errc::invalid_argument, no_store);
+  auto d = resolve_durability(options.durability);
+  if (!d) return fail(d.error());
+  auto db = is_postgres(location) ? open_postgres(location, *d) : open_sqlite(location, *d);
+  if (!db) return fail(db.error());
+  if (auto s = migrate(**db); !s) return fail(s.error());
+  return db;
+}
+
 }  // namespace tooluse::store::detail

@@ -3,31 +3,16 @@
 #include <utility>
 
 #include "textcall/engine.hpp"
+#include "tooluse/enum_names.hpp"
 
 namespace tooluse::textcall {
+
+TOOLUSE_ENUM_NAMES(format, (hermes), (pythonic), (json), (fenced_json, "fenced-json"), (mistral),
+                   (llama3), (granite), (functionary_v31, "functionary-v3.1"),
+                   (functionary_v32, "functionary-v3.2"), (deepseek), (qwen3_coder, "qwen3-coder"),
+                   (harmony), (command_r7b, "command-r7b"), (auto_detect, "auto"))
+
 namespace {
-
-struct format_name {
-  format f;
-  std::string_view name;
-};
-
-constexpr format_name names[] = {
-    {format::hermes, "hermes"},
-    {format::pythonic, "pythonic"},
-    {format::json, "json"},
-    {format::fenced_json, "fenced-json"},
-    {format::mistral, "mistral"},
-    {format::llama3, "llama3"},
-    {format::granite, "granite"},
-    {format::functionary_v31, "functionary-v3.1"},
-    {format::functionary_v32, "functionary-v3.2"},
-    {format::deepseek, "deepseek"},
-    {format::qwen3_coder, "qwen3-coder"},
-    {format::harmony, "harmony"},
-    {format::command_r7b, "command-r7b"},
-    {format::auto_detect, "auto"},
-};
 
 constexpr std::pair<std::string_view, format> aliases[] = {
     {"qwen", format::hermes},          {"qwen2.5", format::hermes},
@@ -48,28 +33,21 @@ std::string normalise(std::string_view name) {
 
 }  // namespace
 
-std::string_view to_string(format f) noexcept {
-  for (const auto& n : names)
-    if (n.f == f) return n.name;
-  return "unknown";
-}
+std::string_view to_string(format f) noexcept { return enum_name(f, "unknown"); }
 
 result<format> parse_format(std::string_view name) {
   std::string n = normalise(name);
-  for (const auto& e : names)
-    if (e.name == n) return e.f;
+  if (auto f = enum_from_name<format>(n)) return *f;
   for (const auto& [alias, f] : aliases)
     if (alias == n) return f;
-  std::string known;
-  for (const auto& e : names) known += (known.empty() ? "" : ", ") + std::string(e.name);
-  return fail(errc::invalid_argument,
-              "unknown tool-call format \"" + std::string(name) + "\"; use one of: " + known);
+  return fail(errc::invalid_argument, "unknown tool-call format \"" + std::string(name) +
+                                          "\"; use one of: " + enum_name_list<format>());
 }
 
 std::vector<format> all_formats() {
   std::vector<format> out;
-  for (const auto& n : names)
-    if (n.f != format::auto_detect) out.push_back(n.f);
+  for (const auto& [f, name] : tooluse_enum_names(enum_tag<format>{}).values)
+    if (f != format::auto_detect) out.push_back(f);
   return out;
 }
 

@@ -4,7 +4,7 @@
 /// {base_url}/v1beta/models/{model}:generateContent, or :streamGenerateContent?alt=sse;
 /// base_url https://generativelanguage.googleapis.com). Wire format: wire-formats.md 2.4.
 
-#include "tooluse/llm/provider.hpp"
+#include "tooluse/llm/http_adapter.hpp"
 
 namespace tooluse::llm {
 
@@ -16,21 +16,12 @@ namespace tooluse::llm {
 /// Tool choice and allowed tools map to toolConfig.functionCallingConfig (mode AUTO, ANY,
 /// NONE, VALIDATED; allowedFunctionNames). The key goes in the x-goog-api-key header.
 /// Thread-safe.
-class gemini final : public provider {
+class gemini final : public http_adapter {
  public:
   /// gemini keeps `options`. Throws std::invalid_argument if base_url or model is empty.
   explicit gemini(provider_options options);
 
-  result<chat_response> complete(const chat_request& req, const stream_callbacks& callbacks = {},
-                                 std::stop_token stop = {}) override;
   std::string name() const override { return "gemini"; }
-
-  /// encode_request returns the JSON body complete() would send.
-  /// Errors: a tool schema Gemini cannot express (a recursive $ref, ...).
-  result<json> encode_request(const chat_request& req) const;
-
- private:
-  provider_options options_;
 };
 
 }  // namespace tooluse::llm

@@ -4,7 +4,7 @@
 /// It also serves the OpenAI-compatible servers: DeepSeek, Qwen/DashScope, OpenRouter, Ollama,
 /// vLLM and the llama.cpp server, by changing base_url. Wire format: wire-formats.md 2.1.
 
-#include "tooluse/llm/provider.hpp"
+#include "tooluse/llm/http_adapter.hpp"
 
 namespace tooluse::llm {
 
@@ -14,24 +14,12 @@ namespace tooluse::llm {
 ///   tooluse::llm::openai_chat model({.base_url = "https://api.openai.com/v1",
 ///                                    .api_key = key, .model = "gpt-4.1-mini"});
 ///   auto reply = model.complete({.messages = {tooluse::llm::message::user("hi")}});
-class openai_chat final : public provider {
+class openai_chat final : public http_adapter {
  public:
   /// openai_chat keeps `options`. Throws std::invalid_argument if base_url or model is empty.
   explicit openai_chat(provider_options options);
 
-  result<chat_response> complete(const chat_request& req, const stream_callbacks& callbacks = {},
-                                 std::stop_token stop = {}) override;
-  /// complete_async sends on the HTTP pool without holding a thread (provider.hpp).
-  void complete_async(const chat_request& req, const stream_callbacks& callbacks,
-                      std::stop_token stop, chat_completion done) override;
   std::string name() const override { return "openai"; }
-
-  /// encode_request returns the JSON body complete() would send (tool names mapped).
-  /// Errors: a tool whose schema cannot be expressed in strict mode (when req.strict).
-  result<json> encode_request(const chat_request& req) const;
-
- private:
-  provider_options options_;
 };
 
 }  // namespace tooluse::llm

@@ -3,7 +3,7 @@
 /// tooluse::llm::openai_responses, the OpenAI Responses API adapter (POST {base_url}/responses,
 /// base_url as the SDK takes it: https://api.openai.com/v1). Wire format: wire-formats.md 2.2.
 
-#include "tooluse/llm/provider.hpp"
+#include "tooluse/llm/http_adapter.hpp"
 
 namespace tooluse::llm {
 
@@ -13,22 +13,13 @@ namespace tooluse::llm {
 /// (reasoning items with their encrypted content, function calls, messages) are echoed back
 /// verbatim in the next request, as the API requires for reasoning models.
 /// Allowed tools map to tool_choice {"type":"allowed_tools"}. Thread-safe.
-class openai_responses final : public provider {
+class openai_responses final : public http_adapter {
  public:
   /// openai_responses keeps `options`. Throws std::invalid_argument if base_url or model is
   /// empty.
   explicit openai_responses(provider_options options);
 
-  result<chat_response> complete(const chat_request& req, const stream_callbacks& callbacks = {},
-                                 std::stop_token stop = {}) override;
   std::string name() const override { return "openai-responses"; }
-
-  /// encode_request returns the JSON body complete() would send (tool names mapped).
-  /// Errors: a tool whose schema cannot be expressed in strict mode (when req.strict).
-  result<json> encode_request(const chat_request& req) const;
-
- private:
-  provider_options options_;
 };
 
 }  // namespace tooluse::llm

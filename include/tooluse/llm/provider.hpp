@@ -142,7 +142,8 @@ class provider {
 
   /// complete_async is complete() without holding a thread while the model answers: it
   /// returns at once, and `done` gets what complete() would have returned. `req` and
-  /// `callbacks` are copied. An adapter with a non-blocking path (openai_chat) runs
+  /// `callbacks` are copied. The four HTTP adapters (openai_chat, openai_responses,
+  /// anthropic_messages, gemini) have a non-blocking path: it runs
   /// `callbacks` and `done` on the HTTP pool's thread (tooluse/http/pool.hpp): they must not
   /// block. The default calls complete() and then `done` on the calling thread.
   virtual void complete_async(const chat_request& req, const stream_callbacks& callbacks,

@@ -52,7 +52,7 @@ TEST(llm_message, constructors_and_json_shape) {
       {.type = content_part::kind::image, .data = "QUJD", .mime_type = "image/png"});
   EXPECT_EQ(message_to_json(a), json::parse(R"({"role":"assistant",
       "content":[{"type":"text","text":"ok"},{"type":"image","mime_type":"image/png","url":"","bytes":4}],
-      "reasoning":"r","tool_calls":[{"id":"c","name":"t","arguments":"{\"x\":1}"}],
+      "reasoning":"r","tool_calls":[{"id":"c","name":"t","arguments":{"x":1}}],
       "extras":{"openai":{"k":1}}})"));
   message t =
       message::tool_result(tool_call::from_text("c", "t", "{}"), tooluse::tool_result::text("v"));

@@ -8,12 +8,13 @@
 namespace tooluse::testing {
 namespace {
 
-using store::detail::call_from_json;
-using store::detail::call_to_json;
-using store::detail::journal_message;
+// The journal writes llm's one form (tooluse/llm/message_codec.hpp).
 using store::detail::journal_message_from;
-using store::detail::usage_from_json;
-using store::detail::usage_json;
+const auto call_from_json = llm::decode_tool_call;
+const auto call_to_json = llm::encode_tool_call;
+const auto journal_message = llm::encode_message;
+const auto usage_from_json = llm::decode_usage;
+const auto usage_json = llm::encode_usage;
 
 void expect_same_call(const tool_call& a, const tool_call& b) {
   EXPECT_EQ(a.id, b.id);
@@ -133,6 +134,43 @@ TEST(store_codec, usage_round_trips_every_counter) {
   EXPECT_EQ(back.cache_write_tokens, 9);
   EXPECT_DOUBLE_EQ(back.cost, 0.125);
   EXPECT_EQ(back.requests, 3);
+}
+
+TEST(store_codec, a_journal_row_written_before_the_shared_codec_reads_the_same) {
+  // A model_response row as the journal wrote it before: its own hand-written form.
+  json row = json::parse(R"({"message":{"role":"assistant",
+      "content":[{"type":"text","text":"look"},
+                 {"type":"image","data":"QUJD","mime_type":"image/png","url":""}],
+      "tool_calls":[{"id":"c1","name":"add","raw_arguments":"{\"a\":1}","arguments":{"a":1},
+                     "extras":{"thoughtSignature":"s="}},
+                    {"id":"c2","name":"add","raw_arguments":"{\"a\":","arguments":null}],
+      "reasoning":"r","extras":{"k":1}},
+    "usage":{"input_tokens":5,"output_tokens":2,"cache_read_tokens":1,"cache_write_tokens":0,
+             "cost":0.5,"requests":1}})");
+  auto m = journal_message_from(row["message"]);
+  ASSERT_TRUE(m) << m.error().message;
+  EXPECT_EQ(m->text(), "look");
+  ASSERT_EQ(m->content.size(), 2u);
+  EXPECT_EQ(m->content[1].data, "QUJD");
+  ASSERT_EQ(m->tool_calls.size(), 2u);
+  EXPECT_EQ(m->tool_calls[0].arguments, json({{"a", 1}}));
+  EXPECT_EQ(m->tool_calls[0].raw_arguments, R"({"a":1})");
+  EXPECT_EQ(m->tool_calls[0].extras["thoughtSignature"], "s=");
+  EXPECT_TRUE(m->tool_calls[1].arguments.is_null());
+  EXPECT_EQ(m->tool_calls[1].raw_arguments, R"({"a":)");
+  EXPECT_EQ(m->reasoning, "r");
+  // Written again, it is the same row.
+  EXPECT_EQ(journal_message(*m), row["message"]);
+  auto u = usage_from_json(row["usage"]);
+  EXPECT_EQ(u.input_tokens, 5);
+  EXPECT_EQ(u.cache_read_tokens, 1);
+  EXPECT_EQ(usage_json(u), row["usage"]);
+}
+
+TEST(store_codec, a_call_in_the_trace_form_reads_its_arguments_from_their_text) {
+  auto c = call_from_json(json::parse(R"({"id":"c","name":"t","arguments":"{\"x\":1}"})"));
+  EXPECT_EQ(c.raw_arguments, R"({"x":1})");
+  EXPECT_EQ(c.arguments, json({{"x", 1}}));
 }
 
 TEST(store_codec, usage_from_anything_but_an_object_is_zero) {
