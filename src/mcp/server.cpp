@@ -337,9 +337,8 @@ void server::close_session(const std::shared_ptr<session>& s) {
   std::map<std::string, std::shared_ptr<pending_reply>> pending;
   std::map<std::string, std::stop_source> running;
   {
-    std::lock_guard lock(s->mu);
-    s->closed = true;
-    s->outbound = nullptr;
+    std::unique_lock lock(s->mu);
+    s->close_outbound(lock);
     pending.swap(s->pending);
     running = s->running;
   }

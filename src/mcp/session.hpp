@@ -52,15 +52,39 @@ class session {
   std::string task_key;  ///< random; owns the tasks this session created (set on first use)
   std::chrono::steady_clock::time_point last_used = std::chrono::steady_clock::now();
 
-  /// send_outbound delivers a message on the session stream if there is one.
+ private:
+  int sending = 0;  ///< send_outbound calls running their writer (guarded by mu)
+  std::condition_variable sent;
+  static int& sending_here() {
+    thread_local int n = 0;
+    return n;
+  }
+
+ public:
+
+  /// send_outbound delivers a message on the session stream if there is one. The writer runs
+  /// outside the lock; close_outbound waits for it, so a task finishing on its own thread never
+  /// writes through a stream that its owner has closed and destroyed.
   void send_outbound(const json& message) {
     std::function<void(const json&)> out;
     {
       std::lock_guard lock(mu);
-      if (closed) return;
+      if (closed || !outbound) return;
       out = outbound;
+      ++sending;
     }
-    if (out) out(message);
+    ++sending_here();
+    out(message);
+    --sending_here();
+    std::lock_guard lock(mu);
+    if (--sending == 0) sent.notify_all();
+  }
+  /// close_outbound marks the session closed, drops its writer and waits for sends in flight
+  /// (not for one this thread is inside: a writer that closes its own session). `lock` holds mu.
+  void close_outbound(std::unique_lock<std::mutex>& lock) {
+    closed = true;
+    outbound = nullptr;
+    if (sending_here() == 0) sent.wait(lock, [&] { return sending == 0; });
   }
   /// allows tells whether a log message at `l` passes the session threshold.
   bool allows(log_level l) {
