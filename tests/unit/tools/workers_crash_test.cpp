@@ -109,6 +109,7 @@ TEST_F(cold_workers, without_warm_workers_a_crash_is_contained_the_same) {
 }
 
 TEST(workers_setup, an_oversized_result_is_stopped) {
+  TOOLUSE_SKIP_UNDER_TSAN();
   tool_registry reg;
   reg.add(sandboxed_tool("big"), [](const json&, call_context&) {
     return tool_result::text(std::string(4 << 20, 'y'));
@@ -148,7 +149,11 @@ TEST(workers_setup, refuses_to_fork_a_threaded_process) {
   other.join();
   ASSERT_FALSE(n);
   EXPECT_EQ(n.error().code, errc::unsupported);
-  EXPECT_NE(n.error().message.find("already runs 2 threads"), std::string::npos) << n.error().message;
+  // Two threads, or three under ThreadSanitizer, whose runtime starts one with the first other.
+  const auto& m = n.error().message;
+  EXPECT_TRUE(m.find("already runs 2 threads") != std::string::npos ||
+              m.find("already runs 3 threads") != std::string::npos)
+      << m;
 }
 
 }  // namespace
