@@ -3,9 +3,10 @@
 //   host -> zygote, on the control socket (SOCK_SEQPACKET): the tool's name, with descriptors
 //     [data, err, status] attached (SCM_RIGHTS).
 //   zygote -> host, on the control socket, for each warm worker it forks (forked, then confined
-//     ahead of its call): "spare:NAME" with [handoff, pidfd, status]. The host hands a call to
-//     it directly: data and err, attached to a message "go" on handoff (the request already in
-//     data), so a warm call is one wake-up each way. The zygote reaps it and sends its status.
+//     ahead of its call): "spare:NAME" with [data, pidfd, status, err], the host's ends of the
+//     worker's data socket and stderr pipe. The host writes a call's request into data, which
+//     the worker waits on, so a warm call is one wake-up each way and no descriptor is made or
+//     passed on the call's path. The zygote reaps it and sends its status.
 //   zygote -> worker: data (a stream socket: the request in, the result out, each as an 8-byte
 //     length and JSON text) and err (its stderr).
 //   zygote -> host, on status: the worker's pidfd (SCM_RIGHTS), then its wait status (an int)

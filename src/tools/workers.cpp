@@ -38,9 +38,9 @@ struct fd_t {
   }
 };
 
-// A warm worker the zygote handed over: sandboxed, waiting for a call on handoff.
+// A warm worker the zygote handed over: sandboxed, waiting for a request on data.
 struct spare_worker {
-  fd_t handoff, pidfd, status;
+  fd_t data, err, pidfd, status;
 };
 
 // The zygote, as the host sees it: its control socket, and the warm workers it announced there.
@@ -62,11 +62,12 @@ struct zygote {
     std::lock_guard lock(mutex);
     for (;;) {
       std::string text;
-      int fds[3];
-      if (recv_fds(control, text, 256, fds, 3, MSG_DONTWAIT) <= 0) break;
+      int fds[4];
+      if (recv_fds(control, text, 256, fds, 4, MSG_DONTWAIT) <= 0) break;
       auto s = std::make_unique<spare_worker>();
-      s->handoff.fd = fds[0], s->pidfd.fd = fds[1], s->status.fd = fds[2];
-      if (text.rfind("spare:", 0) == 0 && fds[0] >= 0 && fds[1] >= 0 && fds[2] >= 0)
+      s->data.fd = fds[0], s->pidfd.fd = fds[1], s->status.fd = fds[2], s->err.fd = fds[3];
+      if (text.rfind("spare:", 0) == 0 && fds[0] >= 0 && fds[1] >= 0 && fds[2] >= 0 &&
+          fds[3] >= 0)
         spares[text.substr(6)].push_back(std::move(s));
     }
     auto& list = spares[tool];
@@ -209,17 +210,6 @@ void pump(worker_run& w, int data, int err, int status, int pidfd, const worker_
 
 tool_result call_in_worker(zygote& z, const tool& def, const json& args,
                            call_context& ctx) {
-  int data[2], err[2], status[2];
-  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, data) != 0)
-    return tool_result::error("tool \"" + def.name + "\": socketpair: " + std::strerror(errno));
-  fd_t d0(data[0]), d1(data[1]);
-  if (::pipe2(err, O_CLOEXEC) != 0)
-    return tool_result::error("tool \"" + def.name + "\": pipe: " + std::strerror(errno));
-  fd_t e0(err[0]), e1(err[1]);
-  if (::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, status) != 0)
-    return tool_result::error("tool \"" + def.name + "\": socketpair: " + std::strerror(errno));
-  fd_t s0(status[0]), s1(status[1]);
-  const int sent[3] = {d1.fd, e1.fd, s1.fd};
   worker_run w;
   // The request, framed: an 8-byte length, then the JSON.
   const std::string body = json{{"arguments", args}, {"call_id", ctx.call_id},
@@ -229,8 +219,9 @@ tool_result call_in_worker(zygote& z, const tool& def, const json& args,
   std::string request(reinterpret_cast<const char*>(&n), sizeof n);
   request += body;
   std::size_t at = 0;
+  fd_t d0, e0, pidfd, status_fd;
   // A worker that dies first makes a send fail (EPIPE); its status says why. MSG_DONTWAIT first:
-  // what fits in the socket goes before the worker exists, saving a round trip.
+  // what fits in the socket goes before a fresh worker exists, saving a round trip.
   auto send_request = [&](int flags) {
     while (at < request.size()) {
       const ssize_t put = ::send(d0.fd, request.data() + at, request.size() - at, MSG_NOSIGNAL | flags);
@@ -239,31 +230,41 @@ tool_result call_in_worker(zygote& z, const tool& def, const json& args,
       at += static_cast<std::size_t>(put);
     }
   };
-  // A warm worker first: the request goes into its socket, then the socket to the worker, which
-  // has been sandboxed and waiting. Else the zygote forks one now.
-  fd_t pidfd, status_fd;
+  // A warm worker first: sandboxed and waiting on its data socket, whose other end the zygote
+  // handed over with it; the request wakes it. Else the zygote forks one now.
   if (z.options.warm)
     if (auto s = z.take(def.name)) {
-      send_request(MSG_DONTWAIT);
-      const int go[2] = {d1.fd, e1.fd};
-      if (send_fds(s->handoff.fd, "go", go, 2)) {
-        ::close(std::exchange(d1.fd, -1));
-        ::close(std::exchange(e1.fd, -1));
-        pidfd.fd = std::exchange(s->pidfd.fd, -1);
-        status_fd.fd = std::exchange(s->status.fd, -1);
-        w.started = true;
-      }
+      d0.fd = std::exchange(s->data.fd, -1);
+      e0.fd = std::exchange(s->err.fd, -1);
+      pidfd.fd = std::exchange(s->pidfd.fd, -1);
+      status_fd.fd = std::exchange(s->status.fd, -1);
+      w.started = true;
     }
-  std::string ignored;
-  if (!w.started && send_fds(z.control, def.name, sent, 3)) {
-    ::close(std::exchange(d1.fd, -1));
-    ::close(std::exchange(e1.fd, -1));
-    ::close(std::exchange(s1.fd, -1));
-    send_request(MSG_DONTWAIT);
-    int pidfd_raw = -1;
-    w.started = recv_fds(s0.fd, ignored, 8, &pidfd_raw, 1) > 0 && pidfd_raw >= 0;
-    pidfd.fd = pidfd_raw;
-    status_fd.fd = std::exchange(s0.fd, -1);
+  if (!w.started) {
+    int data[2], err[2], status[2];
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, data) != 0)
+      return tool_result::error("tool \"" + def.name + "\": socketpair: " + std::strerror(errno));
+    d0.fd = data[0];
+    fd_t d1(data[1]);
+    if (::pipe2(err, O_CLOEXEC) != 0)
+      return tool_result::error("tool \"" + def.name + "\": pipe: " + std::strerror(errno));
+    e0.fd = err[0];
+    fd_t e1(err[1]);
+    if (::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, status) != 0)
+      return tool_result::error("tool \"" + def.name + "\": socketpair: " + std::strerror(errno));
+    fd_t s0(status[0]), s1(status[1]);
+    const int sent[3] = {d1.fd, e1.fd, s1.fd};
+    if (send_fds(z.control, def.name, sent, 3)) {
+      ::close(std::exchange(d1.fd, -1));
+      ::close(std::exchange(e1.fd, -1));
+      ::close(std::exchange(s1.fd, -1));
+      send_request(MSG_DONTWAIT);
+      int pidfd_raw = -1;
+      std::string ignored;
+      w.started = recv_fds(s0.fd, ignored, 8, &pidfd_raw, 1) > 0 && pidfd_raw >= 0;
+      pidfd.fd = pidfd_raw;
+      status_fd.fd = std::exchange(s0.fd, -1);
+    }
   }
   if (!w.started)
     return tool_result::error("tool \"" + def.name +

@@ -64,52 +64,68 @@ tool_result run_handler(const registered_tool& entry, const json& request) {
   }
 }
 
-// The worker: stdio on its err pipe, nothing else of the zygote's, then the sandbox, then one
-// call. A warm worker (handoff >= 0) confines itself first and then waits for its call's
-// descriptors from the zygote, so the call does not wait for the sandbox to be built.
-[[noreturn]] void worker_main(const registered_tool& entry, int data, int err, int handoff) {
+// warm_up runs, in a warm worker waiting for its call, what the call will run (a request
+// parsed, a result encoded, the allocator, the stack), so the pages a fork shares or maps lazily
+// are faulted in before the call instead of during it.
+void warm_up() {
+  volatile char stack[256 * 1024];
+  for (std::size_t i = 0; i < sizeof stack; i += 4096) stack[i] = 0;
+  auto request = parse_json(
+      R"({"arguments":{"text":"warm","n":1,"list":[1,2.5,true,null]},"call_id":"c","session":"s"})");
+  const std::string out = result_to_json(tool_result::text("warm"))
+                              .dump(-1, ' ', false, json::error_handler_t::replace);
+  (void)request;
+  (void)out;
+}
+
+// The worker: stdio on its err pipe, the data socket as 3, nothing else of the zygote's, then
+// the sandbox, then one call, read from data. A warm worker (made ahead of its call) confines
+// itself and waits in that read, so the call does not wait for the sandbox to be built; if the
+// host drops it unused, the read sees the end and it exits.
+[[noreturn]] void worker_main(const registered_tool& entry, int data, int err, bool warm) {
   ::setsid();  // no controlling terminal (TIOCSTI)
-  if (handoff >= 0) {
-    ::dup2(handoff, 5);
-  } else {
-    ::dup2(err, 1);
-    ::dup2(err, 2);
-    ::dup2(data, 3);
-  }
+  ::dup2(err, 1);
+  ::dup2(err, 2);
+  ::dup2(data, 3);
   if (const int nul = ::open("/dev/null", O_RDONLY); nul >= 0) ::dup2(nul, 0);
-  ::syscall(SYS_close_range, handoff >= 0 ? 6U : 4U, ~0U, 0U);
-  if (handoff >= 0) {  // the zygote's control socket and other calls' sockets are not its own
-    ::close(3);
-    ::close(4);
-  }
+  ::syscall(SYS_close_range, 4U, ~0U, 0U);
   auto confined = sandbox::confine(effective_sandbox_policy(entry.definition));
   if (!confined) {
     say(confined.error().message + "\n");
     ::_exit(worker_exit_confine);
   }
-  if (handoff >= 0) {
-    std::string go;
-    int fds[2];
-    if (recv_fds(5, go, 8, fds, 2) <= 0 || fds[0] < 0 || fds[1] < 0) ::_exit(0);  // not needed
-    ::dup2(fds[0], 3);
-    ::dup2(fds[1], 1);
-    ::dup2(fds[1], 2);
-    ::syscall(SYS_close_range, 4U, ~0U, 0U);
-  }
+  if (warm) warm_up();
   std::set_new_handler(out_of_memory);
+  // One read takes the frame's length and, most often, all of the request with it. A warm worker
+  // waits here; the end of data before any byte means the host dropped it unused.
+  std::string text(65536, '\0');
+  ssize_t got;
+  while ((got = ::read(3, text.data(), text.size())) < 0 && errno == EINTR) {
+  }
+  if (got == 0) ::_exit(0);
   std::uint64_t size = 0;
-  if (!read_exact(3, reinterpret_cast<char*>(&size), sizeof size) || size > (1ULL << 30))
+  if (got < static_cast<ssize_t>(sizeof size)) {
+    if (got < 0 || !read_exact(3, text.data() + got, sizeof size - static_cast<std::size_t>(got)))
+      ::_exit(worker_exit_protocol);
+    got = sizeof size;
+  }
+  std::memcpy(&size, text.data(), sizeof size);
+  if (size > (1ULL << 30)) ::_exit(worker_exit_protocol);
+  const std::size_t have = static_cast<std::size_t>(got) - sizeof size;
+  if (have > size) ::_exit(worker_exit_protocol);
+  text.erase(0, sizeof size);
+  text.resize(size);
+  if (have < size && !read_exact(3, text.data() + have, size - have))
     ::_exit(worker_exit_protocol);
-  std::string text(size, '\0');
-  if (!read_exact(3, text.data(), size)) ::_exit(worker_exit_protocol);
   auto request = parse_json(text);
   if (!request || !request->is_object()) ::_exit(worker_exit_protocol);
-  const std::string out = result_to_json(run_handler(entry, *request))
-                              .dump(-1, ' ', false, json::error_handler_t::replace);
-  const std::uint64_t n = out.size();
-  if (!write_exact(3, reinterpret_cast<const char*>(&n), sizeof n) ||
-      !write_exact(3, out.data(), out.size()))
-    ::_exit(worker_exit_protocol);
+  // The result in one write, its length first, so the host wakes once for it.
+  std::string out(sizeof(std::uint64_t), '\0');
+  out += result_to_json(run_handler(entry, *request))
+             .dump(-1, ' ', false, json::error_handler_t::replace);
+  const std::uint64_t n = out.size() - sizeof n;
+  std::memcpy(out.data(), &n, sizeof n);
+  if (!write_exact(3, out.data(), out.size())) ::_exit(worker_exit_protocol);
   ::_exit(0);
 }
 
@@ -130,27 +146,37 @@ int reap(child& c) {
   return st;
 }
 
-// A warm worker: forked and confined ahead of its call, waiting on `handoff`.
+// A warm worker: forked and confined ahead of its call, waiting for the request on its data
+// socket. data and err are the host's ends.
 struct spare {
   pid_t pid = -1;
   int pidfd = -1;
-  int handoff = -1;
+  int data = -1;
+  int err = -1;
 };
 
 spare make_spare(const registered_tool& entry) {
-  int sv[2];
-  if (::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0) return {};
+  int sv[2], pe[2];
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) return {};
+  if (::pipe2(pe, O_CLOEXEC) != 0) {
+    ::close(sv[0]);
+    ::close(sv[1]);
+    return {};
+  }
   const pid_t pid = ::fork();
   if (pid == 0) {
     ::close(sv[0]);
-    worker_main(entry, -1, -1, sv[1]);
+    ::close(pe[0]);
+    worker_main(entry, sv[1], pe[1], true);
   }
   ::close(sv[1]);
+  ::close(pe[1]);
   if (pid < 0) {
     ::close(sv[0]);
+    ::close(pe[0]);
     return {};
   }
-  return {pid, static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)), sv[0]};
+  return {pid, static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)), sv[0], pe[0]};
 }
 
 void discard(spare& s) {
@@ -158,7 +184,8 @@ void discard(spare& s) {
   ::syscall(SYS_pidfd_send_signal, s.pidfd, SIGKILL, nullptr, 0);
   ::waitpid(s.pid, nullptr, 0);
   ::close(s.pidfd);
-  ::close(s.handoff);
+  ::close(s.data);
+  ::close(s.err);
   s = {};
 }
 
@@ -169,10 +196,10 @@ struct zygote_state {
   bool warm = true;
 };
 
-// A warm worker is handed to the host as soon as it is forked: its handoff socket, its pidfd and
-// the host's end of its status socket, in a message "spare" on the control socket. The host then
-// gives it a call directly (one wake-up, no zygote on the way); the zygote only reaps it, sends
-// its status, and makes the next one.
+// A warm worker is handed to the host as soon as it is forked: the host's ends of its data
+// socket and err pipe, its pidfd and the host's end of its status socket, in a message "spare"
+// on the control socket. The host then writes a call's request straight into data (one wake-up,
+// no zygote on the way); the zygote only reaps it, sends its status, and makes the next one.
 void announce_spare(zygote_state& z, const registered_tool& entry) {
   spare s = make_spare(entry);
   if (s.pid <= 0) return;
@@ -181,14 +208,12 @@ void announce_spare(zygote_state& z, const registered_tool& entry) {
     discard(s);
     return;
   }
-  const int fds[3] = {s.handoff, s.pidfd, st[1]};
-  const bool sent = send_fds(z.control, "spare:" + entry.definition.name, fds, 3);
+  const int fds[4] = {s.data, s.pidfd, st[1], s.err};
+  const bool sent = send_fds(z.control, "spare:" + entry.definition.name, fds, 4);
   ::close(st[1]);
-  ::close(s.handoff);
-  if (!sent) {
-    ::syscall(SYS_pidfd_send_signal, s.pidfd, SIGKILL, nullptr, 0);
-    s.handoff = -1;
-  }
+  ::close(s.data);
+  ::close(s.err);
+  if (!sent) ::syscall(SYS_pidfd_send_signal, s.pidfd, SIGKILL, nullptr, 0);
   z.children.push_back({s.pid, s.pidfd, st[0], entry.definition.name});
 }
 
@@ -202,7 +227,7 @@ void start_worker(zygote_state& z, const std::string& name, const int fds[3]) {
     pid = ::fork();
     if (pid == 0) {
       ::close(fds[2]);
-      worker_main(*it->second, fds[0], fds[1], -1);
+      worker_main(*it->second, fds[0], fds[1], false);
     }
     pidfd = pid > 0 ? static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)) : -1;
   }
