@@ -22,7 +22,7 @@ struct child_process {
   int stdin_fd = -1;   ///< blocking, for writing
   int stdout_fd = -1;  ///< non-blocking, for reading
   int stderr_fd = -1;  ///< non-blocking, for reading
-  std::shared_ptr<void> resources;  ///< a sandboxed child's pids cgroup: keep until reaped
+  std::shared_ptr<void> resources;  ///< a sandboxed child's cgroup and egress proxy: keep until reaped
 };
 
 /// spawn_child runs options.command in its own process group, with the environment additions

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "sandbox/cgroup.hpp"
+#include "sandbox/egress.hpp"
 #include "sandbox/filter.hpp"
 #include "sandbox/launcher.hpp"
 #include "sandbox/view.hpp"
@@ -37,11 +38,26 @@ prepared::~prepared() {
   if (seccomp_fd >= 0) ::close(seccomp_fd);
 }
 
+namespace {
+// What a kept process needs for as long as it lives: its pids cgroup and its egress proxy.
+struct kept_resources {
+  std::shared_ptr<detail::pids_cgroup> cgroup;
+  std::unique_ptr<detail::egress_proxy> proxy;
+};
+}  // namespace
+
 result<prepared> prepare(const policy& p, const command& cmd, const prepare_options& options) {
   auto work = detail::resolve_work(cmd.work_dir);
   if (!work) return fail(work.error());
+  auto kept = std::make_shared<kept_resources>();
+  // A network allowlist: the host's egress proxy, kept with the process (prepared::resources).
+  if (!p.allowed_hosts.empty()) {
+    auto started = detail::egress_proxy::start(p.allowed_hosts);
+    if (!started) return fail(started.error());
+    kept->proxy = std::move(*started);
+  }
   auto argv = detail::build_argv(p, cmd.argv, *work, options.die_with_parent, false,
-                                 options.bwrap_path);
+                                 options.bwrap_path, kept->proxy ? kept->proxy->dir() : std::string());
   if (!argv) return fail(argv.error());
   auto init = detail::init_fd();
   if (!init) return fail(init.error());
@@ -55,9 +71,10 @@ result<prepared> prepare(const policy& p, const command& cmd, const prepare_opti
     auto cg = std::make_shared<detail::pids_cgroup>(detail::pids_cgroup::create(p.max_processes + 3));
     if (!cg->empty()) {
       argv->insert(argv->begin(), {detail::init_path_inside, "--outer", "--join", cg->procs_path(), "--"});
-      out.resources = cg;
+      kept->cgroup = cg;
     }
   }
+  if (kept->cgroup || kept->proxy) out.resources = kept;
   out.argv = std::move(*argv);
   out.seccomp_fd = *fd;
   return out;

@@ -76,10 +76,8 @@ result<std::vector<std::string>> build_argv(const policy& p, const std::vector<s
   if (!p.allowed_hosts.empty() && egress_dir.empty())
     return fail(errc::unsupported,
                 "sandbox: a network allowlist (" + p.allowed_hosts.front() +
-                    ", ...) needs the egress proxy, which runs only for a sandboxed command run "
-                    "to its end (sandbox::run: the shell and python tools), not yet for a kept "
-                    "process such as a stdio MCP server; use no network, or host_network if the "
-                    "server is trusted");
+                    ", ...) needs the egress proxy, and none was started for this command "
+                    "line; use sandbox::run or sandbox::prepare, which start it");
   if (!p.allowed_hosts.empty() && p.host_network)
     return fail(errc::invalid_argument,
                 "sandbox: a network allowlist and host_network exclude each other; pick one");

@@ -77,7 +77,8 @@ struct prepared {
   int seccomp_fd = -1;
   int init_fd = -1;
   /// resources must live as long as the process: its pids cgroup, when one could be made (argv
-  /// then starts with the launcher, which joins it and exec's bubblewrap).
+  /// then starts with the launcher, which joins it and exec's bubblewrap), and the egress proxy
+  /// of a network allowlist.
   std::shared_ptr<void> resources;
   prepared() = default;
   prepared(prepared&& other) noexcept;
@@ -94,8 +95,8 @@ struct prepare_options {
   std::string bwrap_path = "/usr/bin/bwrap";
 };
 
-/// prepare builds the command line without running it. Errors as `run`, without io_error;
-/// errc::unsupported for a network allowlist (no egress proxy outlives this call yet).
+/// prepare builds the command line without running it. With a network allowlist it starts the
+/// egress proxy, owned by `resources`: keep them until the process is reaped. Errors as `run`.
 result<prepared> prepare(const policy& policy, const command& cmd,
                          const prepare_options& options = {});
 

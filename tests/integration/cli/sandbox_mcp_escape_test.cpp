@@ -7,6 +7,7 @@
 // The fence: every attempt is finite (the fork bomb stops at 300 processes, the memory hog at
 // 2 GB, the spinner at 20 s of CPU), and the CLI runs under the harness's own limits.
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -17,6 +18,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "support/cli_process.hpp"
 #include "support/test_support.hpp"
@@ -126,6 +128,13 @@ def attack(a):
         os.wait()
     t("daemon", daemon)
     t("setuid_program", lambda: (os.system("su -c id root </dev/null >/dev/null 2>&1") == 0) and "su worked")
+    if a.get("proxy_port"):  # a network allowlist: only through the host's egress proxy
+        import urllib.request
+        def fetch(url):
+            try: return urllib.request.urlopen(url, timeout=10).read().decode()
+            except Exception as e: return f"{type(e).__name__}: {e}"
+        out.append("proxy_allowed: " + fetch(f"http://localhost:{a['proxy_port']}/"))
+        out.append("proxy_refused: " + fetch("http://example.com/"))
     return "\n".join(out)
 for line in sys.stdin:
     m = json.loads(line)
@@ -258,6 +267,45 @@ TEST(sandbox_mcp_escape, an_unsandboxed_server_does_not_see_the_hosts_api_keys) 
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   EXPECT_NE(line(r.out, "read_host_env").find("blocked (contained)"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("sk-"), std::string::npos) << r.out;
+}
+
+// "network": ["localhost"]: the server reaches a listed host through the egress proxy that
+// lives as long as the server, is refused another with the proxy's 403, and still has no
+// direct route to the host's listeners.
+TEST(sandbox_mcp_escape, a_server_with_a_network_allowlist_reaches_only_the_listed_hosts) {
+  if (!sandbox::check().usable) TOOLUSE_PEER_MISSING("the sandbox does not work here (tooluse sandbox check)");
+  temp_dir dir;
+  std::ofstream(dir.path() / "server.py") << server_py;
+  int port = 0;
+  fd_guard web{loopback(SOCK_STREAM, port)};
+  ::fcntl(web.fd, F_SETFL, 0);  // blocking: the thread below waits in accept
+  std::thread responder([fd = web.fd] {
+    for (;;) {  // until the listener is shut down
+      const int c = ::accept(fd, nullptr, nullptr);
+      if (c < 0) return;
+      std::string request;
+      char buf[4096];
+      ssize_t n;
+      while (request.find("\r\n\r\n") == std::string::npos && (n = ::read(c, buf, sizeof buf)) > 0)
+        request.append(buf, static_cast<std::size_t>(n));
+      const std::string reply = "HTTP/1.0 200 OK\r\nContent-Length: 19\r\n\r\nhello from the host";
+      (void)!::write(c, reply.data(), reply.size());
+      ::close(c);
+    }
+  });
+  json config = {{"mcpServers",
+                  {{"net", {{"command", "python3"}, {"args", {"server.py"}}, {"cwd", dir.path().string()},
+                            {"sandbox", {{"network", {"localhost"}}}}}}}}};
+  std::ofstream(dir.path() / "mcp.json") << config.dump();
+  auto r = run_tooluse({"tools", "call", "--mcp", (dir.path() / "mcp.json").string(), "net__attack",
+                        json{{"tcp", port}, {"proxy_port", port}, {"only", {"tcp_to_host"}}}.dump()},
+                       {}, dir.path());
+  ::shutdown(web.fd, SHUT_RDWR);
+  responder.join();
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  EXPECT_NE(line(r.out, "proxy_allowed").find("hello from the host"), std::string::npos) << r.out;
+  EXPECT_NE(line(r.out, "proxy_refused").find("403"), std::string::npos) << r.out;
+  EXPECT_NE(line(r.out, "tcp_to_host").find("blocked ("), std::string::npos) << r.out;
 }
 
 }  // namespace

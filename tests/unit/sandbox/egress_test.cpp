@@ -7,6 +7,7 @@
 #include <poll.h>
 #include <sys/socket.h>
 
+#include <filesystem>
 #include <thread>
 
 #include "sandbox/egress.hpp"
@@ -128,15 +129,37 @@ TEST_F(sandbox_fixture, egress_without_an_allowlist_there_is_no_proxy) {
   EXPECT_NE(r.out.find("No such file"), std::string::npos) << r.out;
 }
 
-TEST(egress_allowlist, a_kept_process_is_refused_not_widened) {
+// A kept process (a stdio MCP server) gets its own proxy, owned by prepared::resources: the
+// command line binds its socket and sets the proxy variables, and the proxy serves until the
+// resources go.
+TEST(egress_allowlist, a_kept_process_gets_a_proxy_that_lives_with_it) {
   sb::policy p;
   p.allowed_hosts = {"api.example.com"};
   auto r = sb::prepare(p, {.argv = {"true"}, .work_dir = "."});
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_TRUE(r->resources);
+  std::string joined;
+  for (const auto& a : r->argv) joined += a + " ";
+  EXPECT_NE(joined.find("/run/tooluse"), std::string::npos) << joined;
+  EXPECT_NE(joined.find("HTTPS_PROXY http://127.0.0.1:3128"), std::string::npos) << joined;
+  // The socket bound into the sandbox is the host folder given to --ro-bind.
+  std::string dir;
+  for (std::size_t i = 0; i + 2 < r->argv.size(); ++i)
+    if (r->argv[i] == "--ro-bind" && r->argv[i + 2] == "/run/tooluse") dir = r->argv[i + 1];
+  ASSERT_FALSE(dir.empty()) << joined;
+  EXPECT_TRUE(std::filesystem::exists(dir + "/egress.sock"));
+  r->resources.reset();
+  EXPECT_FALSE(std::filesystem::exists(dir + "/egress.sock"));
+}
+
+TEST(egress_allowlist, an_allowlist_with_host_network_is_refused) {
+  sb::policy p;
+  p.allowed_hosts = {"api.example.com"};
+  p.host_network = true;
+  auto r = sb::prepare(p, {.argv = {"true"}, .work_dir = "."});
   ASSERT_FALSE(r);
-  EXPECT_EQ(r.error().code, tooluse::errc::unsupported);
-  EXPECT_NE(r.error().message.find("not yet for a kept process such as a stdio MCP server"),
-            std::string::npos)
-      << r.error().message;
+  EXPECT_EQ(r.error().code, tooluse::errc::invalid_argument);
+  EXPECT_NE(r.error().message.find("exclude each other"), std::string::npos) << r.error().message;
 }
 
 }  // namespace

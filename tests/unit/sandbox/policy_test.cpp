@@ -56,13 +56,16 @@ TEST(sandbox_policy, errors_name_the_field) {
   EXPECT_FALSE(sb::parse_policy(json("yes")));
 }
 
-TEST(sandbox_policy, a_network_allowlist_is_refused_not_widened) {
+TEST(sandbox_policy, a_network_allowlist_goes_through_the_egress_proxy_not_the_hosts_network) {
   auto p = sb::parse_policy(json::parse(R"({"network": ["api.example.com"]})"));
   ASSERT_TRUE(p);
+  EXPECT_FALSE(p->host_network);
   auto r = sb::prepare(*p, {.argv = {"true"}, .work_dir = "."});
-  ASSERT_FALSE(r);
-  EXPECT_EQ(r.error().code, tooluse::errc::unsupported);
-  EXPECT_NE(r.error().message.find("egress proxy"), std::string::npos) << r.error().message;
+  ASSERT_TRUE(r) << r.error().message;
+  bool shares_net = false;
+  for (const auto& a : r->argv) shares_net = shares_net || a == "--share-net";
+  EXPECT_FALSE(shares_net);
+  EXPECT_TRUE(r->resources);  // the proxy
 }
 
 TEST(sandbox_policy, limits_have_names_and_descriptions) {
