@@ -314,20 +314,52 @@ class pool {
     return 0;
   }
 
+  // on_timer: libcurl's one timeout for the whole multi. Re-arming Asio's timer moves its
+  // timerfd (a system call, costly in a VM) and libcurl changes its timeout at nearly every
+  // action, so the timer only ever moves earlier: a later or removed timeout leaves it armed,
+  // and a wake-up that comes early asks libcurl for its current timeout (curl_multi_timeout) and
+  // re-arms for that. A zero timeout is a post, not a timer.
   static int on_timer(CURLM*, long timeout_ms, void* user) {
-    auto* self = static_cast<pool*>(user);
-    self->curl_timer_.cancel();
-    if (timeout_ms < 0) return 0;
-    self->curl_timer_.expires_after(std::chrono::milliseconds(timeout_ms));
-    self->curl_timer_.async_wait([self](const boost::system::error_code& ec) {
-      if (!ec) self->act(CURL_SOCKET_TIMEOUT, 0);
-    });
+    static_cast<pool*>(user)->arm_curl_timer(timeout_ms);
     return 0;
+  }
+
+  void arm_curl_timer(long timeout_ms) {
+    if (timeout_ms < 0) return;
+    if (timeout_ms == 0) {
+      if (!timeout_posted_) {
+        timeout_posted_ = true;
+        asio::post(io_, [this] {
+          timeout_posted_ = false;
+          on_curl_timeout();
+        });
+      }
+      return;
+    }
+    const auto due = clock::now() + std::chrono::milliseconds(timeout_ms);
+    if (curl_timer_armed_ && curl_due_ <= due) return;
+    curl_timer_armed_ = true;
+    curl_due_ = due;
+    curl_timer_.expires_at(due);  // a wait already pending ends with operation_aborted
+    curl_timer_.async_wait([this](const boost::system::error_code& ec) {
+      if (ec) return;
+      curl_timer_armed_ = false;
+      on_curl_timeout();
+    });
+  }
+
+  void on_curl_timeout() {
+    act(CURL_SOCKET_TIMEOUT, 0);
+    long next = -1;
+    if (curl_multi_timeout(multi_, &next) == CURLM_OK) arm_curl_timer(next);
   }
 
   asio::io_context io_{1};
   asio::executor_work_guard<asio::io_context::executor_type> work_;
   asio::steady_timer curl_timer_;
+  clock::time_point curl_due_{};
+  bool curl_timer_armed_ = false;
+  bool timeout_posted_ = false;
   CURLM* multi_ = nullptr;
   CURLSH* share_ = nullptr;
   pool_options options_;
