@@ -52,13 +52,18 @@ bool write_text(const char* path, const std::string& text) {
 
 // VmSize and VmData in bytes: a worker is a copy of its parent, so its memory limit counts
 // from what it already maps (design/sandbox.md, "Workers").
+// Read with one read(2), no stream: this runs in every fresh worker.
 std::pair<rlim_t, rlim_t> mapped_now() {
-  std::ifstream in("/proc/self/status");
   rlim_t vm = 0, data = 0;
-  for (std::string line; std::getline(in, line);) {
-    if (line.rfind("VmSize:", 0) == 0) vm = std::strtoull(line.c_str() + 7, nullptr, 10) << 10;
-    if (line.rfind("VmData:", 0) == 0) data = std::strtoull(line.c_str() + 7, nullptr, 10) << 10;
-  }
+  const int fd = ::open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return {vm, data};
+  char buf[4096];
+  const ssize_t n = ::read(fd, buf, sizeof buf - 1);
+  ::close(fd);
+  if (n <= 0) return {vm, data};
+  buf[n] = '\0';
+  if (const char* at = std::strstr(buf, "\nVmSize:")) vm = std::strtoull(at + 8, nullptr, 10) << 10;
+  if (const char* at = std::strstr(buf, "\nVmData:")) data = std::strtoull(at + 8, nullptr, 10) << 10;
   return {vm, data};
 }
 
@@ -193,7 +198,8 @@ status make_view(const policy& p) {
 }
 
 status drop_capabilities() {
-  for (int c = 0; c <= 63; ++c) ::prctl(PR_CAPBSET_DROP, c, 0, 0, 0);  // EINVAL past the last
+  for (int c = 0; c <= 63; ++c)  // capabilities are numbered without gaps: EINVAL past the last
+    if (::prctl(PR_CAPBSET_DROP, c, 0, 0, 0) != 0 && errno == EINVAL) break;
   ::prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
   __user_cap_header_struct h{_LINUX_CAPABILITY_VERSION_3, 0};
   __user_cap_data_struct d[2] = {};
@@ -245,7 +251,10 @@ void set_environment(const policy& p) {
 
 }  // namespace
 
-void prepare_confine() { (void)detail::etc_masks(); }
+void prepare_confine() {
+  (void)detail::etc_masks();
+  (void)detail::prepare_filter();  // an error shows again, with its message, at load_filter
+}
 
 result<confinement> confine(const policy& p) {
   if (!p.allowed_hosts.empty())

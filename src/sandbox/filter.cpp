@@ -5,16 +5,21 @@
 #include "sandbox/filter.hpp"
 
 #include <fcntl.h>
+#include <linux/filter.h>
 #include <linux/sched.h>
+#include <linux/seccomp.h>
 #include <seccomp.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace tooluse::sandbox::detail {
 namespace {
@@ -85,13 +90,43 @@ result<ctx_ptr> build_filter() {
 
 const char* const* denied_syscalls() { return denied; }
 
+namespace {
+// The filter as a BPF program, compiled once per process (prepare_confine calls it in the
+// zygote before it forks workers, so each worker only loads it).
+const result<std::vector<sock_filter>>& filter_program() {
+  static const result<std::vector<sock_filter>> program = []() -> result<std::vector<sock_filter>> {
+    auto fd = compiled_filter();
+    if (!fd) return fail(fd.error());
+    std::string bytes;
+    char buf[4096];
+    ssize_t n;
+    while ((n = ::read(*fd, buf, sizeof buf)) > 0) bytes.append(buf, static_cast<std::size_t>(n));
+    ::close(*fd);
+    if (n < 0 || bytes.empty() || bytes.size() % sizeof(sock_filter) != 0)
+      return fail(errc::io_error, "seccomp: cannot read the compiled filter back");
+    std::vector<sock_filter> out(bytes.size() / sizeof(sock_filter));
+    std::memcpy(out.data(), bytes.data(), bytes.size());
+    return out;
+  }();
+  return program;
+}
+}  // namespace
+
+status prepare_filter() {
+  if (const auto& p = filter_program(); !p) return fail(p.error());
+  return {};
+}
+
 status load_filter() {
-  auto ctx = build_filter();
-  if (!ctx) return fail(ctx.error());
-  // libseccomp sets no_new_privs first (its default), as the kernel requires without
-  // CAP_SYS_ADMIN.
-  if (const int rc = seccomp_load(ctx->get()); rc != 0)
-    return fail(errc::io_error, std::string("seccomp: cannot load the filter: ") + std::strerror(-rc));
+  const auto& program = filter_program();
+  if (!program) return fail(program.error());
+  // The kernel requires no_new_privs to install a filter without CAP_SYS_ADMIN.
+  if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+    return fail(errc::io_error, std::string("seccomp: no_new_privs: ") + std::strerror(errno));
+  sock_fprog prog{static_cast<unsigned short>(program->size()),
+                  const_cast<sock_filter*>(program->data())};
+  if (::syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) != 0)
+    return fail(errc::io_error, std::string("seccomp: cannot load the filter: ") + std::strerror(errno));
   return {};
 }
 

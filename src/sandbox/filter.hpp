@@ -11,6 +11,9 @@ result<int> compiled_filter();
 
 /// load_filter applies the same deny list to the calling thread (and what it starts), with
 /// no_new_privs. Errors: errc::io_error when libseccomp or the kernel refuses.
+/// prepare_filter compiles the filter once for this process (and its forks); load_filter
+/// installs it (no_new_privs first), compiling it first if prepare_filter was not called.
+status prepare_filter();
 status load_filter();
 
 /// denied_syscalls lists the names the filter refuses outright, for docs and tests.
