@@ -27,6 +27,7 @@ struct serve_options {
   std::string store;  ///< --store (alias --task-store): SQLite file or postgresql:// URL
   std::vector<std::string> task_tools;  ///< --task-tool NAME[=optional|required]
   std::vector<std::string> resources;   ///< --resource FILE
+  int threads = 0;  ///< --threads: HTTP I/O threads (0: the number of cores)
   // OAuth resource server (off unless --oauth-issuer is given)
   std::string oauth_issuer, oauth_resource, oauth_jwks_uri, oauth_introspection;
   std::string oauth_client_id, oauth_client_secret;
@@ -157,6 +158,7 @@ int serve(const serve_options& o) {
                        .allowed_hosts = o.allowed_hosts,
                        .bearer_token = o.token,
                        .session_store = sessions};
+  ho.threads = o.threads;
   if (!o.oauth_issuer.empty()) {
     if (port == 0 && o.oauth_resource.empty())
       return usage_error("mcp serve: --oauth-issuer needs a fixed port or --oauth-resource URL");
@@ -197,6 +199,10 @@ void setup(CLI::App& app, app_state& state) {
   s->add_option("--resource", opts->resources,
                 "Offer FILE as a text resource (file:// URI, read when asked); repeatable");
   s->add_option("--token", opts->token, "Require 'Authorization: Bearer TOKEN' on HTTP requests");
+  s->add_option("--threads", opts->threads,
+                "HTTP I/O threads (default 0: one per core; 1 leaves a core to a load balancer or "
+                "a load generator on the same machine)")
+      ->check(CLI::Range(0, 256));
   s->add_option("--allowed-host", opts->allowed_hosts,
                 "Host/Origin names accepted over HTTP (repeatable)");
   s->add_option("--oauth-issuer", opts->oauth_issuer,
