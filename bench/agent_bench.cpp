@@ -5,14 +5,21 @@
 //  BM_agent_1000_concurrent: 1,000 runs at once in one process against the fake server
 //    answering after 50 ms (two model requests and one calculator call per run); reports the
 //    completion time and the process's peak RSS.
+//  BM_agent_run_async_concurrent/N: N runs at once with agent::run_async (no thread per run),
+//    over the process's HTTP pool, against a one-thread fake model answering after 50 ms
+//    (support/async_model_server.hpp): what examples/many_agents measures, as a benchmark.
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
 
+#include <latch>
 #include <thread>
 
 // The fake server lives in tests/support, which bench targets do not link; compile it here.
 #include "support/fake_llm_server.cpp"
+#include "support/fake_llm_check.cpp"
 #include "support/fake_llm_wire.cpp"
+#include "support/fake_model.cpp"
+#include "support/async_model_server.hpp"
 #include "tooluse/agent/agent.hpp"
 #include "tooluse/builtin/calculator.hpp"
 #include "tooluse/exec/executor.hpp"
@@ -114,6 +121,51 @@ void BM_agent_1000_concurrent(benchmark::State& state) {
   state.counters["runs"] = runs;
 }
 BENCHMARK(BM_agent_1000_concurrent)->Arg(1000)->Iterations(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_agent_run_async_concurrent(benchmark::State& state) {
+  const long runs = state.range(0);
+  std::atomic<long> requests{0};
+  testing::async_model_server server(
+      testing::calculator_model(std::chrono::milliseconds(50), &requests));
+  tool_registry tools;
+  builtin::register_calculator(tools);
+  exec::executor ex(tools, {.max_threads = 2});
+  llm::openai_chat model({.base_url = server.url("/v1"), .model = "fake",
+                          .retry = {.max_retries = 0}});
+  for (auto _ : state) {
+    std::vector<std::unique_ptr<agent>> agents;
+    agents.reserve(static_cast<std::size_t>(runs));
+    for (long i = 0; i < runs; ++i)
+      agents.push_back(std::make_unique<agent>(model, tools,
+                                               agent_options{.max_turns = 4, .executor = &ex}));
+    std::atomic<long> ok{0};
+    std::latch finished(runs);
+    const auto start = std::chrono::steady_clock::now();
+    for (long i = 0; i < runs; ++i)
+      agents[static_cast<std::size_t>(i)]->run_async(
+          "What is " + std::to_string(i) + " * 7? Use the calculator.",
+          [&](result<run_result> r) {
+            if (r && !r->answer.empty()) ok.fetch_add(1, std::memory_order_relaxed);
+            finished.count_down();
+          });
+    finished.wait();
+    state.SetIterationTime(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    if (ok.load() != runs)
+      state.SkipWithError(("only " + std::to_string(ok.load()) + " runs answered").c_str());
+  }
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  state.counters["peak_rss_MiB"] = static_cast<double>(usage.ru_maxrss) / 1024.0;
+  state.counters["runs"] = static_cast<double>(runs);
+  state.counters["connections"] = static_cast<double>(server.connections());
+}
+BENCHMARK(BM_agent_run_async_concurrent)
+    ->Arg(1000)
+    ->Arg(10000)
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond)
+    ->UseManualTime();
 
 }  // namespace
 

@@ -176,8 +176,11 @@ void transfer::configure(CURL* handle) {
   // Proxies as the official SDKs honour them: http_proxy, https_proxy, all_proxy and no_proxy
   // from the environment. libcurl reads them when CURLOPT_PROXY is not set; say so explicitly.
   curl_easy_setopt(easy, CURLOPT_PROXY, nullptr);
-  // Wait for an HTTP/2 connection being set up rather than open another one beside it.
-  curl_easy_setopt(easy, CURLOPT_PIPEWAIT, 1L);
+  // Over TLS, wait for an HTTP/2 connection being set up rather than open another one beside
+  // it. Not for cleartext http://, which stays HTTP/1.1: there a waiting request would queue
+  // behind the one in flight, and behind each new connection of a server that closes them
+  // (`Connection: close`), which made concurrent requests to such a server run one at a time.
+  curl_easy_setopt(easy, CURLOPT_PIPEWAIT, req.url.rfind("https://", 0) == 0 ? 1L : 0L);
   curl_easy_setopt(easy, CURLOPT_PRIVATE, this);
   curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, &on_header);
   curl_easy_setopt(easy, CURLOPT_HEADERDATA, this);

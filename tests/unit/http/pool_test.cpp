@@ -72,6 +72,37 @@ TEST(http_pool, concurrent_requests_open_at_most_one_connection_each_and_reuse_t
                                               "in flight at once";
 }
 
+// A server that closes each connection after its answer: concurrent requests still run side by
+// side. Each request is held until all of them are in (or 20 s pass): had the pool made them
+// wait for one another (libcurl's PIPEWAIT over cleartext HTTP/1.1), fewer would arrive and the
+// held ones would be answered 503.
+TEST(http_pool, concurrent_requests_to_a_server_that_closes_connections_run_side_by_side) {
+  constexpr int n = 8;
+  std::mutex mu;
+  std::condition_variable all_in;
+  int arrived = 0;
+  fake_llm_server server;
+  server.keep_alive(false);
+  server.record_requests(false);
+  server.set_responder([&](const recorded_request&) {
+    std::unique_lock lock(mu);
+    ++arrived;
+    all_in.notify_all();
+    if (!all_in.wait_for(lock, 20s, [&] { return arrived >= n; }))
+      return scripted_response{.status = 503, .body = "only " + std::to_string(arrived) + " in"};
+    return scripted_response{.body = "ok"};
+  });
+  std::vector<std::future<std::string>> runs;
+  for (int k = 0; k < n; ++k)
+    runs.push_back(std::async(std::launch::async, [&] {
+      auto r = http::send({.method = "POST", .url = server.url("/close"), .body = "x"});
+      if (!r) return r.error().message;
+      return std::to_string(r->status) + " " + r->body;
+    }));
+  for (auto& f : runs) EXPECT_EQ(f.get(), "200 ok");
+  EXPECT_EQ(server.connections(), n);
+}
+
 TEST(http_pool, requests_past_the_per_host_bound_wait_in_a_queue) {
   pool_bounds bounds({.max_requests_per_host = 2, .max_connections_per_host = 2});
   fake_llm_server server;
