@@ -96,27 +96,19 @@ void warm_up() {
   }
   if (warm) warm_up();
   std::set_new_handler(out_of_memory);
-  // One read takes the frame's length and, most often, all of the request with it. A warm worker
-  // waits here; the end of data before any byte means the host dropped it unused.
-  std::string text(65536, '\0');
+  // A warm worker waits in this read; the end of data before any byte means the host dropped
+  // it unused. The host sent the whole frame at once, so the reads below do not wait.
+  std::uint64_t size = 0;
+  auto* head = reinterpret_cast<char*>(&size);
   ssize_t got;
-  while ((got = ::read(3, text.data(), text.size())) < 0 && errno == EINTR) {
+  while ((got = ::read(3, head, sizeof size)) < 0 && errno == EINTR) {
   }
   if (got == 0) ::_exit(0);
-  std::uint64_t size = 0;
-  if (got < static_cast<ssize_t>(sizeof size)) {
-    if (got < 0 || !read_exact(3, text.data() + got, sizeof size - static_cast<std::size_t>(got)))
-      ::_exit(worker_exit_protocol);
-    got = sizeof size;
-  }
-  std::memcpy(&size, text.data(), sizeof size);
-  if (size > (1ULL << 30)) ::_exit(worker_exit_protocol);
-  const std::size_t have = static_cast<std::size_t>(got) - sizeof size;
-  if (have > size) ::_exit(worker_exit_protocol);
-  text.erase(0, sizeof size);
-  text.resize(size);
-  if (have < size && !read_exact(3, text.data() + have, size - have))
+  if (got < 0 || !read_exact(3, head + got, sizeof size - static_cast<std::size_t>(got)) ||
+      size > (1ULL << 30))
     ::_exit(worker_exit_protocol);
+  std::string text(size, '\0');
+  if (!read_exact(3, text.data(), size)) ::_exit(worker_exit_protocol);
   auto request = parse_json(text);
   if (!request || !request->is_object()) ::_exit(worker_exit_protocol);
   // The result in one write, its length first, so the host wakes once for it.
