@@ -39,7 +39,7 @@ method_result page(const call& c, const wire::paginated_params& p, const std::ve
       offset = std::stoul(cur, &used);
       if (used != cur.size() || offset > items.size()) throw std::invalid_argument("cursor");
     } catch (const std::exception&) {
-      return err(ec::invalid_params, "Invalid params: unknown cursor \"" + cur + "\"");
+      return err(ec::invalid_params, "Invalid params: unknown cursor \"" + shown(cur) + "\"");
     }
   }
   std::size_t n = std::max<std::size_t>(1, c.d.options.page_size);
@@ -175,7 +175,7 @@ method_result do_tasks_list(const call& c, wire::paginated_params& p) { return c
 method_result do_tools_call(const call& c, wire::call_tool_params& p) {
   const std::string& name = p.name;
   auto t = c.d.find_tool(name);
-  if (!t) return err(ec::invalid_params, "Unknown tool: " + name);
+  if (!t) return err(ec::invalid_params, "Unknown tool: " + shown(name));
   json args = p.arguments ? std::move(*p.arguments) : json::object();
   if (!args.is_object()) return not_an_object("params.arguments", args);
   if (c.d.options.validate_arguments && t->validator && !t->validated_by_executor) {
@@ -265,7 +265,7 @@ method_result do_prompts_get(const call& c, wire::get_prompt_params& p) {
     for (const auto& x : c.d.prompts)
       if (x->info.name == name) e = x;
   }
-  if (!e) return err(ec::invalid_params, "Invalid params: unknown prompt \"" + name + "\"");
+  if (!e) return err(ec::invalid_params, "Invalid params: unknown prompt \"" + shown(name) + "\"");
   json args = p.arguments && p.arguments->is_object() ? std::move(*p.arguments) : json::object();
   for (const auto& a : e->info.arguments)
     if (a.required && !args.contains(a.name))
@@ -442,7 +442,7 @@ std::optional<jsonrpc::response> dispatch(server& srv, server::impl& d,
   }
   bool stateless = s->stateless;
   const method* m = find_method(r.method);
-  if (!m) return response::failure(r.id, ec::method_not_found, "Method not found: " + r.method);
+  if (!m) return response::failure(r.id, ec::method_not_found, "Method not found: " + shown(r.method));
   method_result out;
   if (auto e = outside_revisions(*m, stateless)) {
     out = std::move(*e);

@@ -6,6 +6,7 @@
 
 #include <concepts>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <type_traits>
 #include <variant>
@@ -25,6 +26,14 @@ std::optional<jsonrpc::error_object> read_params(const json& params, T& out) {
                                  "Invalid params: " + r.error().message, nullptr};
   out = std::move(*r);
   return std::nullopt;
+}
+
+/// shown is a peer-supplied name as an error message quotes it: at most 200 bytes, then
+/// "... (N bytes)", so an answer never echoes a 12 MB method or tool name back to its sender.
+inline std::string shown(std::string_view name) {
+  constexpr std::size_t max = 200;
+  if (name.size() <= max) return std::string(name);
+  return std::string(name.substr(0, max)) + "... (" + std::to_string(name.size()) + " bytes)";
 }
 
 /// not_an_object is the -32602 error for a free-form member that must be an object.

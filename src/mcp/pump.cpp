@@ -28,6 +28,31 @@ bool answer(server& srv, const std::shared_ptr<session>& s, connection& out, con
       principal);
 }
 
+namespace {
+
+// estimated_bytes is about what `j` holds in memory and on the wire: its strings' and keys'
+// lengths plus a few bytes per value. Cheap beside parsing it (one pass, no allocation).
+std::size_t estimated_bytes(const json& j) {
+  switch (j.type()) {
+    case json::value_t::string:
+      return j.get_ref<const std::string&>().size() + 8;
+    case json::value_t::object: {
+      std::size_t n = 8;
+      for (const auto& [k, v] : j.items()) n += k.size() + estimated_bytes(v);
+      return n;
+    }
+    case json::value_t::array: {
+      std::size_t n = 8;
+      for (const auto& v : j) n += estimated_bytes(v);
+      return n;
+    }
+    default:
+      return 8;
+  }
+}
+
+}  // namespace
+
 message_pump::message_pump(server& srv, connection& out, stream_options options)
     : srv_(srv), out_(out), options_(options) {
   session_ = server_access::open_session(srv_, [this](const json& m) { this->write(m); });
@@ -52,10 +77,16 @@ void message_pump::feed(json message) {
     }
     // Requests that may block (tools, prompts, reads) run on a pool that grows up to
     // max_concurrent_requests threads, so a tool waiting for the client never stalls reading.
+    // Reading pauses while that many run, or while their bytes would pass max_pending_bytes.
+    const std::size_t bytes = estimated_bytes(r->params) + r->method.size();
     std::unique_lock lock(mu_);
-    cv_.wait(lock, [&] { return running_ < options_.max_concurrent_requests; });
+    cv_.wait(lock, [&] {
+      return running_ < options_.max_concurrent_requests &&
+             (running_ == 0 || pending_bytes_ + bytes <= options_.max_pending_bytes);
+    });
     ++running_;
-    queue_.push_back(std::move(m));
+    pending_bytes_ += bytes;
+    queue_.emplace_back(std::move(m), bytes);
     if (static_cast<int>(queue_.size()) > idle_ &&
         static_cast<int>(workers_.size()) < options_.max_concurrent_requests)
       workers_.emplace_back([this] { worker(); });
@@ -81,12 +112,16 @@ void message_pump::worker() {
     cv_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
     --idle_;
     if (queue_.empty()) return;
-    jsonrpc::message m = std::move(queue_.front());
+    auto [m, bytes] = std::move(queue_.front());
     queue_.pop_front();
     lock.unlock();
     answer(srv_, session_, out_, m, &write_failed_);
+    {
+      jsonrpc::message done = std::move(m);  // freed before the slot is given back
+    }
     lock.lock();
     --running_;
+    pending_bytes_ -= bytes;
     cv_.notify_all();
   }
 }

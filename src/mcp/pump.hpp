@@ -59,11 +59,12 @@ class message_pump {
   std::mutex mu_;
   std::condition_variable cv_;
   int running_ = 0;   ///< requests queued or being handled
+  std::size_t pending_bytes_ = 0;  ///< their estimated size (stream_options::max_pending_bytes)
   int idle_ = 0;      ///< workers waiting for a request
   bool finished_ = false;
   bool stopping_ = false;
   std::atomic<bool> write_failed_{false};
-  std::deque<jsonrpc::message> queue_;
+  std::deque<std::pair<jsonrpc::message, std::size_t>> queue_;  ///< a request and its size
   std::vector<std::thread> workers_;
 };
 

@@ -39,7 +39,7 @@ jsonrpc::error_object err(int code, std::string message, json data = nullptr) {
 
 jsonrpc::error_object unknown_task(const std::string& id) {
   return err(ec::invalid_params,
-             "Invalid params: unknown task \"" + id +
+             "Invalid params: unknown task \"" + shown(id) +
                  "\" (it never existed, expired, or belongs to another client)");
 }
 

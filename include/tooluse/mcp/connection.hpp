@@ -43,6 +43,10 @@ class server;
 struct stream_options {
   int max_concurrent_requests = 64;  ///< requests handled at once; more wait for a slot
   std::size_t max_line_bytes = 16 * 1024 * 1024;  ///< longer lines get a -32600 error
+  /// Bytes of requests queued or being handled at once (their JSON's size, estimated): reading
+  /// pauses while admitting the next would pass it, so a client that sends large requests and
+  /// never reads the answers holds at most this much (a request alone is always admitted).
+  std::size_t max_pending_bytes = 64 * 1024 * 1024;
 };
 
 /// connection_handlers are a connection's callbacks into its owner (a client or a server).

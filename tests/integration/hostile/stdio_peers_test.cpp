@@ -1,20 +1,27 @@
 // Hostile stdio peers: a client that writes one endless line or a JSON document nested 100 000
-// deep to the MCP stdio server; a child MCP server that writes a 200 MB line or stops answering.
+// deep to the MCP stdio server, or 12 MB requests it never reads the answers of; a child MCP server that writes a 200 MB line or stops answering.
 // Real pipes and real child processes; each test asserts the error names the limit, memory
 // stayed bounded, and the connection (or process) carried on.
 #include <gtest/gtest.h>
+#include <fcntl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <condition_variable>
 #include <csignal>
+#include <fstream>
+#include <iostream>
+#include <limits>
 #include <mutex>
 #include <optional>
 #include <thread>
 
 #include "hostile_support.hpp"
+#include "support/test_support.hpp"
 #include "tooluse/mcp/server.hpp"
 #include "tooluse/mcp/stdio_client_transport.hpp"
 #include "tooluse/mcp/transport.hpp"
+#include "tooluse_test_paths.hpp"
 
 namespace tooluse::hostile::stdio_peers_test {
 namespace {
@@ -104,6 +111,79 @@ TEST(HostileStdioServer, JsonNestedAHundredThousandDeepIsRefusedNamingTheLimit) 
   const json* after = by_id(lines, 2);
   ASSERT_TRUE(after);
   EXPECT_TRUE(after->contains("result"));
+}
+
+// child_vm_hwm_kb reads the peak resident set of process `pid` (0 when it cannot be read).
+long child_vm_hwm_kb(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+  for (std::string key; in >> key;) {
+    if (key == "VmHWM:") {
+      long kb = 0;
+      in >> kb;
+      return kb;
+    }
+    in.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
+  }
+  return 0;
+}
+
+TEST(HostileStdioServer, TwelveMegabyteRequestsNeverReadBackStayWithinTheMemoryBound) {
+  // The real `tooluse mcp serve --stdio`: a client writes 12 requests of 12 MB each (a tool and
+  // a method named with 12 MB) and reads nothing until a final ping. Unknown names are quoted
+  // cut in the answers and requests held at once are bounded by stream_options::
+  // max_pending_bytes (64 MiB), so the server's peak memory stays far below the 144 MB sent plus what parsing them costs
+  // (before: each answer echoed its 12 MB name, 1.7 GB in a release build).
+  if (::access(TOOLUSE_CLI_PATH, X_OK) != 0)
+    TOOLUSE_PEER_MISSING(std::string("the CLI is not built at ") + TOOLUSE_CLI_PATH);
+  int in[2], out[2];
+  ASSERT_EQ(::pipe2(in, O_CLOEXEC), 0);
+  ASSERT_EQ(::pipe2(out, O_CLOEXEC), 0);
+  pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    ::dup2(in[0], 0);
+    ::dup2(out[1], 1);
+    const char* argv[] = {TOOLUSE_CLI_PATH, "mcp", "serve", "--stdio", "--tools", "calculator", nullptr};
+    ::execv(argv[0], const_cast<char* const*>(argv));
+    ::_exit(127);
+  }
+  ::close(in[0]);
+  ::close(out[1]);
+  std::thread writer([fd = in[1]] {
+    write_all(fd, R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25",)"
+                  R"("capabilities":{},"clientInfo":{"name":"flood","version":"1"}}})" "\n");
+    const std::string name(12'000'000, 'n');
+    for (int i = 1; i <= 12; ++i) {
+      std::string line = i % 2 ? R"({"jsonrpc":"2.0","id":)" + std::to_string(i) +
+                                     R"(,"method":"tools/call","params":{"name":")" + name + "\"}}\n"
+                               : R"({"jsonrpc":"2.0","id":)" + std::to_string(i) + R"(,"method":")" + name +
+                                     "\"}\n";
+      if (!write_all(fd, line)) return;
+    }
+    write_all(fd, ping(99));
+  });
+  std::string text;
+  char buf[65536];
+  while (text.find(R"("id":99)") == std::string::npos) {
+    ssize_t n = ::read(out[0], buf, sizeof buf);
+    if (n <= 0) break;
+    text.append(buf, static_cast<std::size_t>(n));
+  }
+  const long peak_kb = child_vm_hwm_kb(pid);
+  writer.join();
+  ::close(in[1]);
+  for (ssize_t n; (n = ::read(out[0], buf, sizeof buf)) > 0;) text.append(buf, static_cast<std::size_t>(n));
+  ::close(out[0]);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+  ASSERT_NE(text.find(R"("id":99)"), std::string::npos) << "the final ping got no answer";
+  EXPECT_LT(text.size(), 64u * 1024) << "answers echoed the names";
+  EXPECT_TRUE(contains(text, "(12000000 bytes)")) << text.substr(0, 2000);
+  ASSERT_GT(peak_kb, 0);
+  // A sanitized build keeps freed memory in quarantine (256 MB) on top of the bound.
+  EXPECT_LT(peak_kb, 768 * 1024) << "peak resident set " << peak_kb / 1024 << " MB";
+  std::cout << "server peak resident set: " << peak_kb / 1024 << " MB\n";
 }
 
 // collects what a stdio child transport reports.
