@@ -125,6 +125,7 @@ outcome_result executor::impl::invoke(job& j, std::stop_token stop) {
                    .call_id = j.call.id,
                    .session = j.batch->options.session};
   ctx.idempotency_key = idempotency_key_for(j.batch->options, j.call);
+  ctx.peer = j.batch->options.peer;
   const bool may_retry = j.entry->definition.annotations.idempotent.value_or(false);
   auto span = start_tool_span(j.call, j.entry->definition, j.trace_parent);
   const auto started = steady::now();

@@ -59,6 +59,9 @@ struct run_options {
   /// call_context, or "SCOPE" alone for a call without an id (a durable run passes its run id;
   /// the MCP server passes the caller's `_meta` key).
   std::string idempotency_scope;
+  /// peer is handed to each call's call_context (the MCP server passes the request a tool is
+  /// called for); null: none.
+  std::shared_ptr<call_peer> peer;
 };
 
 /// executor_stats are counters for monitoring and tests.
