@@ -15,8 +15,9 @@ circuit_breaker& executor::impl::breaker_for(const std::string& tool) {
   return *it->second;
 }
 
-steady::duration executor::impl::timeout_of(const tool& t) const {
-  return t.timeout.count() > 0 ? t.timeout : options.default_timeout;
+steady::duration executor::impl::timeout_of(const tool& t, const run_options& o) const {
+  if (t.timeout.count() > 0) return t.timeout;
+  return o.default_timeout ? *o.default_timeout : options.default_timeout;
 }
 
 namespace {

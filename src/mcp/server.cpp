@@ -120,6 +120,9 @@ tool_outcome server::impl::run_tool(const tool_entry& t, const json& args, reque
   tool_call call{.id = "mcp", .name = name, .raw_arguments = {}, .arguments = args};
   exec::run_options o = options.call_options;
   o.stop = ctx.stop();
+  // A task is cancelled by its client and bounded by its TTL, not by the default deadline of a
+  // call (a tool that takes minutes is why it is a task); a timeout of the tool's own holds.
+  if (!ctx.task_id().empty()) o.default_timeout = std::chrono::milliseconds(0);
   if (ctx.session_ptr() && !ctx.session_ptr()->stateless) o.session = ctx.session_ptr()->id;
   if (auto k = ctx.meta().find(std::string(meta_idempotency_key)); k != ctx.meta().end() && k->is_string()) {
     o.idempotency_scope = k->get<std::string>();  // the caller's key, passed on verbatim

@@ -50,6 +50,10 @@ struct executor_options {
 struct run_options {
   int max_parallel = 0;                  ///< calls of this batch running at once; 0: no extra cap
   std::chrono::milliseconds timeout{0};  ///< whole batch, from the call to run_all; 0: none
+  /// default_timeout, when set, replaces executor_options::default_timeout for this batch's
+  /// calls of tools that set no timeout of their own; 0: no deadline (an MCP task, which its
+  /// client cancels and its TTL bounds, runs its tool this way).
+  std::optional<std::chrono::milliseconds> default_timeout;
   std::stop_token stop;                  ///< cancels every call of the batch
   std::string session;                   ///< rate-limit key (session or agent); "" is "default"
   std::shared_ptr<run_budget> budget;    ///< shared by the batches of one run; null: unlimited
