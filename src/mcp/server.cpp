@@ -1,6 +1,7 @@
 // tooluse::mcp::server: registration, sessions, notifications and the request context.
 #include <algorithm>
 #include <stdexcept>
+#include <stop_token>
 #include <utility>
 
 #include "mcp/params.hpp"
@@ -32,7 +33,14 @@ tool_handler server_tool(std::string name, mcp_tool_handler handler) {
       return tool_result::error("tool \"" + name +
                                 "\" is an MCP tool: it runs only when an MCP client calls it "
                                 "through the server it was added to");
-    request_context ctx = peer->for_call(cc.stop);
+    // The handler stops on the call's deadline or on its request's cancellation. The engine is
+    // not told of the cancellation (run_tool), so the request ends when the handler returns:
+    // what it sends while winding down (the cancellation of its own request to the client)
+    // still goes on the request's stream, as when MCP tools ran outside the engine.
+    std::stop_source stop;
+    std::stop_callback on_deadline(cc.stop, [&] { stop.request_stop(); });
+    std::stop_callback on_cancel(peer->request_stop(), [&] { stop.request_stop(); });
+    request_context ctx = peer->for_call(stop.get_token());
     tool_outcome out = handler(args, ctx);
     if (auto* r = std::get_if<tool_result>(&out)) return std::move(*r);
     peer->set_outcome(std::move(out));
@@ -87,6 +95,8 @@ std::shared_ptr<request_peer> request_peer::detach(const request_context& ctx) {
   return p;
 }
 
+std::stop_token request_peer::request_stop() const { return origin_->stop(); }
+
 request_context request_peer::for_call(std::stop_token stop) const {
   request_context c = *origin_;
   context_access::stop(c) = std::move(stop);
@@ -119,7 +129,15 @@ tool_outcome server::impl::run_tool(const tool_entry& t, const json& args, reque
   const std::string& name = t.definition().name;
   tool_call call{.id = "mcp", .name = name, .raw_arguments = {}, .arguments = args};
   exec::run_options o = options.call_options;
-  o.stop = ctx.stop();
+  // A registry tool's call ends as soon as its request is cancelled (the engine answers
+  // "cancelled" and leaves the handler to its stop token); an add_tool handler gets the
+  // cancellation itself and the call ends when it returns (server_tool), bounded by its timeout.
+  bool own;
+  {
+    std::shared_lock lock(mu);
+    own = this->own.count(name) > 0;
+  }
+  if (!own) o.stop = ctx.stop();
   // A task is cancelled by its client and bounded by its TTL, not by the default deadline of a
   // call (a tool that takes minutes is why it is a task); a timeout of the tool's own holds.
   if (!ctx.task_id().empty()) o.default_timeout = std::chrono::milliseconds(0);
@@ -248,12 +266,9 @@ void server::add_tool(tool definition, mcp_tool_handler handler) {
 void server::add_tool(tool definition, mcp_tool_handler handler, task_support support,
                       task_admission admit) {
   const std::string name = definition.name;
-  bool name_ok = !name.empty() && name.size() <= 128 &&
-                 std::all_of(name.begin(), name.end(), [](char c) {
-                   return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' ||
-                          c == '.' || c == '/';
-                 });
-  if (!name_ok) throw std::invalid_argument("mcp tool \"" + name + "\": invalid name");
+  if (!is_valid_tool_name(name))
+    throw std::invalid_argument("mcp tool \"" + name +
+                                "\": invalid name: use 1 to 128 of A-Z a-z 0-9 _ . - (MCP's tool name characters)");
   if (!handler) throw std::invalid_argument("mcp tool \"" + name + "\": empty handler");
   if (!definition.input_schema.is_object() || definition.input_schema.value("type", "") != "object")
     throw std::invalid_argument("mcp tool \"" + name + "\": input_schema must be an object schema");

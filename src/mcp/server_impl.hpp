@@ -57,6 +57,9 @@ class request_peer final : public call_peer {
   static std::shared_ptr<request_peer> detach(const request_context& ctx);
   /// for_call returns the request's context with the call's stop token.
   request_context for_call(std::stop_token stop) const;
+  /// request_stop is the request's own stop token (the client's cancellation, a closed
+  /// session, a cancelled task).
+  std::stop_token request_stop() const;
   /// close drops the messages a late handler sends after the request ended.
   void close();
   /// set_outcome keeps what an MCP handler returned that is not a tool result (input
