@@ -7,7 +7,12 @@ add_library(tooluse::tooluse ALIAS tooluse_all)
 set_target_properties(tooluse_all PROPERTIES EXPORT_NAME tooluse)
 target_link_libraries(tooluse_all INTERFACE ${modules})
 
-install(DIRECTORY include/tooluse DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# Each module's public headers (src/<module>/include/tooluse/...) and the umbrella header.
+foreach(m IN LISTS modules)
+  get_target_property(src ${m} SOURCE_DIR)
+  install(DIRECTORY ${src}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+endforeach()
+install(FILES include/tooluse/tooluse.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tooluse)
 install(TARGETS ${modules} tooluse_all EXPORT tooluse-targets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}

@@ -1,20 +1,19 @@
-# tooluse_module(NAME name DEPS <targets> [PRIVATE_DEPS <targets>] [HEADERS <patterns>])
+# tooluse_module(NAME name DEPS <targets> [PRIVATE_DEPS <targets>])
 # Declares the static library tooluse_<name> (alias tooluse::<name>) from every .cpp under
 # src/<name>/. DEPS are the only modules and packages it may use.
 #
-# The build enforces it: a module is not compiled against include/, but against an include tree
-# generated for it under <build>/modules/<name>/ that holds only its own public headers (as
-# symlinks to include/tooluse/...) and, through the usage requirements of DEPS, those of the
-# modules it declares, plus its own src/<name>/ as the private tree (a symlink src/<name>, so
-# "<name>/x.hpp" includes work and another module's do not). An include of a header of a
-# module it did not declare fails with "No such file or directory" (design/design.md, §2).
+# A module is a folder: src/<name>/ holds its sources, its private headers (src/<name>/*.hpp,
+# included as "<name>/x.hpp") and its public headers under src/<name>/include/tooluse/...
+# (included as <tooluse/...>; mcp_client's are tooluse/mcp/client*.hpp, core's the top-level
+# tooluse/*.hpp, schema's tooluse/describe.hpp).
 #
-# Which headers are a module's: everything under include/tooluse/<name>/, plus what HEADERS
-# names (glob patterns relative to include/tooluse/). An explicit HEADERS claim wins over the
-# directory default, so one directory may hold two modules' headers: mcp_client claims
-# mcp/client*.hpp from include/tooluse/mcp/. Top-level headers belong to core (`*.hpp`), except
-# the ones another module claims (describe.hpp is schema's) and the umbrella tooluse.hpp, which
-# no module sees. Targets that are not modules (the CLI, tests, examples) see all of include/.
+# The build enforces the graph: a module compiles against its own include/ folder and, through
+# the usage requirements of DEPS, those of the modules it declares, plus a private tree generated
+# under <build>/modules/<name>/private (a symlink src/<name>, so "<name>/x.hpp" includes work and
+# another module's do not). An include of a header of a module it did not declare fails with "No
+# such file or directory" (design/design.md, §2). Targets that are not modules (the CLI, tests,
+# examples) see every module's public headers (a tree of symlinks, <build>/modules/all/include)
+# and include/ (the umbrella tooluse/tooluse.hpp), as an installed user does.
 set(TOOLUSE_WARNINGS -Wall -Wextra -Wpedantic -Wno-missing-field-initializers)
 
 function(tooluse_apply_flags target)
@@ -38,21 +37,27 @@ set_property(GLOBAL PROPERTY TOOLUSE_MODULES "")
 set(TOOLUSE_MODULE_TREES ${PROJECT_BINARY_DIR}/modules)
 
 function(tooluse_module)
-  cmake_parse_arguments(M "" "NAME" "DEPS;PRIVATE_DEPS;HEADERS" ${ARGN})
+  cmake_parse_arguments(M "" "NAME" "DEPS;PRIVATE_DEPS" ${ARGN})
+  if(M_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "tooluse_module(${M_NAME}): unknown arguments ${M_UNPARSED_ARGUMENTS} "
+                        "(public headers go under src/${M_NAME}/include/tooluse/)")
+  endif()
   file(GLOB_RECURSE srcs CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cpp)
   set(target tooluse_${M_NAME})
   add_library(${target} STATIC ${srcs})
   add_library(tooluse::${M_NAME} ALIAS ${target})
   set_target_properties(${target} PROPERTIES EXPORT_NAME ${M_NAME} OUTPUT_NAME tooluse_${M_NAME})
   set(tree ${TOOLUSE_MODULE_TREES}/${M_NAME})
-  # A module sees its own tree; a module that links it sees that tree too (usage requirements,
-  # so transitively through DEPS). Everything else in the build (the CLI, tests, examples) is not
-  # a module and sees the whole include/ folder, as an installed user does.
+  set(public ${CMAKE_CURRENT_SOURCE_DIR}/include)
+  # A module sees its own headers; a module that links it sees them too (usage requirements, so
+  # transitively through DEPS). Everything else in the build (the CLI, tests, examples) is not a
+  # module and sees every module's public headers, as an installed user does.
   set_target_properties(${target} PROPERTIES TOOLUSE_MODULE ON)
   set(is_module "$<BOOL:$<TARGET_PROPERTY:TOOLUSE_MODULE>>")
   target_include_directories(${target}
-    PRIVATE ${tree}/include ${tree}/private
-    INTERFACE "$<BUILD_INTERFACE:$<IF:${is_module},${tree}/include,${PROJECT_SOURCE_DIR}/include>>"
+    PRIVATE ${public} ${tree}/private
+    INTERFACE "$<BUILD_INTERFACE:$<IF:${is_module},${public},${TOOLUSE_MODULE_TREES}/all/include>>"
+              "$<BUILD_INTERFACE:$<$<NOT:${is_module}>:${PROJECT_SOURCE_DIR}/include>>"
               $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
   target_link_libraries(${target} PUBLIC ${M_DEPS} PRIVATE ${M_PRIVATE_DEPS})
   tooluse_apply_flags(${target})
@@ -63,7 +68,6 @@ function(tooluse_module)
   endif()
   set_property(GLOBAL APPEND PROPERTY TOOLUSE_MODULES ${target})
   set_property(GLOBAL APPEND PROPERTY TOOLUSE_MODULE_NAMES ${M_NAME})
-  set_property(GLOBAL PROPERTY TOOLUSE_MODULE_${M_NAME}_HEADERS "${M_HEADERS}")
   set_property(GLOBAL PROPERTY TOOLUSE_MODULE_${M_NAME}_SRC ${CMAKE_CURRENT_SOURCE_DIR})
   set(mods "")
   foreach(d IN LISTS M_DEPS M_PRIVATE_DEPS)
@@ -90,57 +94,31 @@ function(tooluse_module_closure name out)
   set(${out} ${seen} PARENT_SCOPE)
 endfunction()
 
-# Called once after every module is declared (src/CMakeLists.txt): assigns each public header to
-# one module, builds the per-module include trees and writes the module graph.
+# Called once after every module is declared (src/CMakeLists.txt): lists each module's public
+# headers (TOOLUSE_MODULE_<m>_OWNED, paths below tooluse/), builds the private trees and the tree
+# of every public header that non-module targets see, and writes the module graph.
 function(tooluse_finalize_modules)
-  set(inc ${PROJECT_SOURCE_DIR}/include/tooluse)
   get_property(names GLOBAL PROPERTY TOOLUSE_MODULE_NAMES)
-  file(GLOB_RECURSE headers CONFIGURE_DEPENDS RELATIVE ${inc} ${inc}/*.hpp)
-  # Explicit claims first; two modules claiming one header is an error.
-  foreach(m IN LISTS names)
-    get_property(patterns GLOBAL PROPERTY TOOLUSE_MODULE_${m}_HEADERS)
-    foreach(p IN LISTS patterns)
-      file(GLOB claimed RELATIVE ${inc} ${inc}/${p})
-      foreach(h IN LISTS claimed)
-        get_property(owner GLOBAL PROPERTY TOOLUSE_HEADER_OWNER_${h})
-        if(owner AND NOT owner STREQUAL m)
-          message(FATAL_ERROR "include/tooluse/${h} is claimed by modules ${owner} and ${m}")
-        endif()
-        set_property(GLOBAL PROPERTY TOOLUSE_HEADER_OWNER_${h} ${m})
-      endforeach()
-    endforeach()
-  endforeach()
-  # Then the directory default: include/tooluse/<module>/... belongs to <module>.
-  foreach(h IN LISTS headers)
-    get_property(owner GLOBAL PROPERTY TOOLUSE_HEADER_OWNER_${h})
-    if(owner OR h STREQUAL "tooluse.hpp")
-      continue()
-    endif()
-    string(REGEX MATCH "^[^/]+" dir "${h}")
-    if(NOT h MATCHES "/" AND "core" IN_LIST names)
-      set_property(GLOBAL PROPERTY TOOLUSE_HEADER_OWNER_${h} core)
-    elseif(dir IN_LIST names)
-      set_property(GLOBAL PROPERTY TOOLUSE_HEADER_OWNER_${h} ${dir})
-    else()
-      message(WARNING "include/tooluse/${h} belongs to no module: no module compiles against it. "
-                      "Put it under include/tooluse/<module>/ or claim it with HEADERS.")
-    endif()
-  endforeach()
   # The trees: symlinks, so an edited header is seen without reconfiguring.
   file(REMOVE_RECURSE ${TOOLUSE_MODULE_TREES})
-  foreach(h IN LISTS headers)
-    get_property(owner GLOBAL PROPERTY TOOLUSE_HEADER_OWNER_${h})
-    if(owner)
-      get_filename_component(d ${TOOLUSE_MODULE_TREES}/${owner}/include/tooluse/${h} DIRECTORY)
-      file(MAKE_DIRECTORY ${d})
-      file(CREATE_LINK ${inc}/${h} ${TOOLUSE_MODULE_TREES}/${owner}/include/tooluse/${h}
-           SYMBOLIC COPY_ON_ERROR)
-      set_property(GLOBAL APPEND PROPERTY TOOLUSE_MODULE_${owner}_OWNED ${h})
-    endif()
-  endforeach()
+  set(all ${TOOLUSE_MODULE_TREES}/all/include/tooluse)
   foreach(m IN LISTS names)
-    file(MAKE_DIRECTORY ${TOOLUSE_MODULE_TREES}/${m}/include ${TOOLUSE_MODULE_TREES}/${m}/private)
     get_property(src GLOBAL PROPERTY TOOLUSE_MODULE_${m}_SRC)
+    file(GLOB_RECURSE headers CONFIGURE_DEPENDS RELATIVE ${src}/include/tooluse ${src}/include/tooluse/*.hpp)
+    list(SORT headers)
+    foreach(h IN LISTS headers)
+      get_property(owner GLOBAL PROPERTY TOOLUSE_HEADER_OWNER_${h})
+      if(owner)
+        message(FATAL_ERROR "tooluse/${h} is a public header of two modules, ${owner} and ${m}: "
+                            "keep one (src/<module>/include/tooluse/${h})")
+      endif()
+      set_property(GLOBAL PROPERTY TOOLUSE_HEADER_OWNER_${h} ${m})
+      get_filename_component(d ${all}/${h} DIRECTORY)
+      file(MAKE_DIRECTORY ${d})
+      file(CREATE_LINK ${src}/include/tooluse/${h} ${all}/${h} SYMBOLIC COPY_ON_ERROR)
+    endforeach()
+    set_property(GLOBAL PROPERTY TOOLUSE_MODULE_${m}_OWNED ${headers})
+    file(MAKE_DIRECTORY ${TOOLUSE_MODULE_TREES}/${m}/private)
     file(CREATE_LINK ${src} ${TOOLUSE_MODULE_TREES}/${m}/private/${m} SYMBOLIC COPY_ON_ERROR)
   endforeach()
   tooluse_derive_module_order()

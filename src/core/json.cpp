@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <fmt/format.h>
 
+// The one instantiation of tooluse::json's members (tooluse/json.hpp declares it extern).
+template class nlohmann::basic_json<nlohmann::ordered_map>;
+
 namespace tooluse {
 
 namespace {

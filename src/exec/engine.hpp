@@ -149,7 +149,9 @@ struct executor::impl : std::enable_shared_from_this<impl> {
   std::optional<outcome_result> gate_call(job& j, std::stop_token stop);
   outcome_result invoke(job& j, std::stop_token stop);
   circuit_breaker& breaker_for(const std::string& tool);
-  steady::duration timeout_of(const tool& t) const;
+  /// timeout_of is a tool's deadline in batch `o`: its own, else the batch's default, else the
+  /// executor's (0: none).
+  steady::duration timeout_of(const tool& t, const run_options& o) const;
 
  private:
   std::shared_ptr<job> take_eligible();

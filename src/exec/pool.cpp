@@ -66,7 +66,7 @@ void executor::impl::emit(job& j, const call_event& e) { emit_to(options.on_even
 steady::time_point executor::impl::deadline_of(const job& j) const {
   // The tool's timeout counts from the call (its admission), not from when a worker took it:
   // a saturated pool cannot stretch it.
-  const auto limit = timeout_of(j.entry->definition);
+  const auto limit = timeout_of(j.entry->definition, j.batch->options);
   return limit.count() > 0 ? std::min(j.batch->deadline, j.enqueued + limit) : j.batch->deadline;
 }
 
@@ -155,7 +155,7 @@ void executor::impl::expire(const std::shared_ptr<job>& j, call_outcome why) {
   if (was_running && why == call_outcome::timeout) breaker_for(j->call.name).record(false);
   if (was_running && why == call_outcome::cancelled) breaker_for(j->call.name).cancel_trial();
   const auto since = was_running ? j->started : j->enqueued;
-  outcome_result r{expiry_result(*j, why, was_running, timeout_of(j->entry->definition)), why, 1};
+  outcome_result r{expiry_result(*j, why, was_running, timeout_of(j->entry->definition, j->batch->options)), why, 1};
   r.result.duration = std::chrono::duration_cast<std::chrono::microseconds>(steady::now() - since);
   complete(*j, std::move(r));
 }

@@ -15,8 +15,9 @@ circuit_breaker& executor::impl::breaker_for(const std::string& tool) {
   return *it->second;
 }
 
-steady::duration executor::impl::timeout_of(const tool& t) const {
-  return t.timeout.count() > 0 ? t.timeout : options.default_timeout;
+steady::duration executor::impl::timeout_of(const tool& t, const run_options& o) const {
+  if (t.timeout.count() > 0) return t.timeout;
+  return o.default_timeout ? *o.default_timeout : options.default_timeout;
 }
 
 namespace {
@@ -125,6 +126,7 @@ outcome_result executor::impl::invoke(job& j, std::stop_token stop) {
                    .call_id = j.call.id,
                    .session = j.batch->options.session};
   ctx.idempotency_key = idempotency_key_for(j.batch->options, j.call);
+  ctx.peer = j.batch->options.peer;
   const bool may_retry = j.entry->definition.annotations.idempotent.value_or(false);
   auto span = start_tool_span(j.call, j.entry->definition, j.trace_parent);
   const auto started = steady::now();

@@ -12,11 +12,15 @@ request_context::request_context(server& srv, std::shared_ptr<session> s, const 
                                  std::function<void(const json&)> emit, std::stop_token stop)
     : server_(srv), session_(std::move(s)), emit_(std::move(emit)), stop_(std::move(stop)) {
   // The request outlives the context (valid only during the handler call): no copies.
-  static const json empty = json::object();
-  params_ = req.params.is_object() ? &req.params : &empty;
-  auto it = params_->find("_meta");
-  meta_ = it != params_->end() && it->is_object() ? &*it : &empty;
+  context_access::rebind(*this, req.params);
   id_ = jsonrpc::id_to_json(req.id);
+}
+
+void context_access::rebind(request_context& c, const json& params) {
+  static const json empty = json::object();
+  c.params_ = params.is_object() ? &params : &empty;
+  auto it = c.params_->find("_meta");
+  c.meta_ = it != c.params_->end() && it->is_object() ? &*it : &empty;
 }
 
 const std::string& request_context::protocol_version() const { return session_->protocol_version; }

@@ -98,7 +98,7 @@ method_result do_set_level(const call& c, wire::set_level_params& p) {
 
 method_result do_tools_list(const call& c, wire::paginated_params& p) {
   return page(c, p, c.d.all_tools(), "tools", [](const std::shared_ptr<tool_entry>& t) {
-    json j = tool_to_mcp_json(t->definition);
+    json j = tool_to_mcp_json(t->definition());
     if (t->task != task_support::forbidden) j["execution"] = {{"taskSupport", std::string(to_string(t->task))}};
     return j;
   });
@@ -137,7 +137,7 @@ jsonrpc::error_object tasks_extension_missing() {
 std::optional<method_result> task_route(const call& c, const std::shared_ptr<tool_entry>& t, const json& args,
                                         const std::optional<wire::task_request>& task) {
   task_support support = t->task;
-  const std::string& name = t->definition.name;
+  const std::string& name = t->definition().name;
   std::optional<long long> ttl;
   if (c.ctx.stateless()) {
     bool ext = has_tasks_extension(c.ctx);
@@ -154,6 +154,11 @@ std::optional<method_result> task_route(const call& c, const std::shared_ptr<too
     if (!asked) return std::nullopt;
     ttl = task->ttl;
   }
+  // The executor validates every call; one that becomes a task is validated first too, so
+  // that its admission and the task see valid arguments.
+  if (auto errors = t->registered->input_validator->validate(args); !errors.empty())
+    return method_result(result_to_json(tool_result::error(
+        "invalid arguments for tool \"" + name + "\":\n" + schema::format_errors(errors))));
   if (t->admit) {
     std::optional<input_required> ir;
     try {
@@ -178,20 +183,10 @@ method_result do_tools_call(const call& c, wire::call_tool_params& p) {
   if (!t) return err(ec::invalid_params, "Unknown tool: " + shown(name));
   json args = p.arguments ? std::move(*p.arguments) : json::object();
   if (!args.is_object()) return not_an_object("params.arguments", args);
-  if (c.d.options.validate_arguments && t->validator && !t->validated_by_executor) {
-    // Invalid arguments are a tool error the model can correct (2025-11-25, SEP-1303).
-    auto errors = t->validator->validate(args);
-    if (!errors.empty())
-      return result_to_json(tool_result::error("invalid arguments for tool \"" + name + "\":\n" +
-                                               schema::format_errors(errors)));
-  }
+  // Invalid arguments are a tool error the model can correct (2025-11-25, SEP-1303): the
+  // executor's, like its timeouts, limits and approval.
   if (auto task = task_route(c, t, args, p.task)) return std::move(*task);
-  tool_outcome out;
-  try {
-    out = t->handler(args, c.ctx);
-  } catch (const std::exception& e) {
-    out = tool_result::error(std::string("tool \"") + name + "\" failed: " + e.what());
-  }
+  tool_outcome out = c.d.run_tool(*t, args, c.ctx);
   if (auto* ir = std::get_if<input_required>(&out)) return asked_for_input(c, *ir, "tool \"" + name + "\"");
   if (auto* e = std::get_if<jsonrpc::error_object>(&out)) return *e;
   return result_to_json(std::get<tool_result>(out));

@@ -1,6 +1,8 @@
 // tooluse::mcp::server: registration, sessions, notifications and the request context.
 #include <algorithm>
 #include <stdexcept>
+#include <stop_token>
+#include <utility>
 
 #include "mcp/params.hpp"
 #include "mcp/server_impl.hpp"
@@ -17,86 +19,185 @@ tool_result needs_approval(const std::string& name, const exec::pending_approval
                             "`tooluse mcp serve` with --yes to allow dangerous tools)");
 }
 
-// adapt turns a registry entry into an MCP tool run by the executor: arguments validated,
-// timeouts, limits and approval applied, progress forwarded, stopped when the client cancels.
+// outcome_meta marks the result of an MCP handler that answered with something other than a
+// tool result (kept in the peer): the executor only carries tool results.
+constexpr const char* outcome_meta = "io.tooluse/mcp-outcome";
+
+// server_tool makes an add_tool handler a registry handler: it reaches its request through
+// the call's peer, with the call's stop token (the executor's timeout or the cancellation).
+tool_handler server_tool(std::string name, mcp_tool_handler handler) {
+  return [name = std::move(name), handler = std::move(handler)](const json& args,
+                                                                call_context& cc) -> tool_result {
+    auto* peer = dynamic_cast<request_peer*>(cc.peer.get());
+    if (!peer)
+      return tool_result::error("tool \"" + name +
+                                "\" is an MCP tool: it runs only when an MCP client calls it "
+                                "through the server it was added to");
+    // The handler stops on the call's deadline or on its request's cancellation. The engine is
+    // not told of the cancellation (run_tool), so the request ends when the handler returns:
+    // what it sends while winding down (the cancellation of its own request to the client)
+    // still goes on the request's stream, as when MCP tools ran outside the engine.
+    std::stop_source stop;
+    std::stop_callback on_deadline(cc.stop, [&] { stop.request_stop(); });
+    std::stop_callback on_cancel(peer->request_stop(), [&] { stop.request_stop(); });
+    request_context ctx = peer->for_call(stop.get_token());
+    tool_outcome out = handler(args, ctx);
+    if (auto* r = std::get_if<tool_result>(&out)) return std::move(*r);
+    peer->set_outcome(std::move(out));
+    tool_result marker;
+    marker.meta[outcome_meta] = true;
+    return marker;
+  };
+}
+
+// adapt makes the MCP view of a registry entry: whether its calls run as tasks (add_tool's
+// own, server_options::task_tools, or the long-running tag).
 std::shared_ptr<tool_entry> adapt(const std::shared_ptr<const registered_tool>& entry,
-                                  const std::shared_ptr<exec::executor>& ex,
-                                  const exec::run_options& base,
+                                  const std::map<std::string, own_tool, std::less<>>& own,
                                   const std::map<std::string, task_support, std::less<>>& task_tools) {
   auto e = std::make_shared<tool_entry>();
-  e->definition = entry->definition;
-  e->validator = entry->input_validator;
-  e->validated_by_executor = true;
-  if (auto it = task_tools.find(entry->definition.name); it != task_tools.end())
+  e->registered = entry;
+  const std::string& name = entry->definition.name;
+  if (auto o = own.find(name); o != own.end()) {
+    e->task = o->second.task;
+    e->admit = o->second.admit;
+  } else if (auto it = task_tools.find(name); it != task_tools.end()) {
     e->task = it->second;
-  else if (std::find(entry->definition.tags.begin(), entry->definition.tags.end(),
-                     long_running_tag) != entry->definition.tags.end())
+  } else if (std::find(entry->definition.tags.begin(), entry->definition.tags.end(),
+                       long_running_tag) != entry->definition.tags.end()) {
     e->task = task_support::optional;
-  e->handler = [ex, &base, name = entry->definition.name](const json& args,
-                                                          request_context& ctx) -> tool_outcome {
-    tool_call call{.id = "mcp", .name = name, .raw_arguments = {}, .arguments = args};
-    exec::run_options o = base;
-    o.stop = ctx.stop();
-    if (ctx.session_ptr() && !ctx.session_ptr()->stateless) o.session = ctx.session_ptr()->id;
-    if (auto k = ctx.meta().find(std::string(meta_idempotency_key)); k != ctx.meta().end() && k->is_string()) {
-      o.idempotency_scope = k->get<std::string>();  // the caller's key, passed on verbatim
-      call.id.clear();
-    }
-    o.on_event = [&ctx, outer = base.on_event](const exec::call_event& ev) {
-      if (ev.kind == exec::event_kind::progress && ev.progress)
-        ctx.progress(ev.progress->progress, ev.progress->total, ev.progress->message);
-      if (outer) outer(ev);
-    };
-    tool_result r = ex->call(call, o);
-    if (auto pending = exec::pending_from_result(r)) return needs_approval(name, *pending);
-    return r;
-  };
+  }
   return e;
 }
 
 }  // namespace
 
-std::vector<std::shared_ptr<tool_entry>> server::impl::all_tools() const {
-  std::vector<std::shared_ptr<tool_entry>> out;
+struct request_peer::gate {
+  std::mutex mu;
+  std::function<void(const json&)> emit;  ///< empty once closed
+};
+
+std::shared_ptr<request_peer> request_peer::detach(const request_context& ctx) {
+  auto p = std::make_shared<request_peer>(ctx);
+  p->params_ = ctx.params();
+  request_context& own = p->own_.emplace(ctx);
+  context_access::rebind(own, p->params_);
+  auto& emit = context_access::emit(own);
+  if (emit) {
+    p->gate_ = std::make_shared<gate>();
+    p->gate_->emit = std::move(emit);
+    emit = [g = p->gate_](const json& m) {
+      std::lock_guard lock(g->mu);
+      if (g->emit) g->emit(m);
+    };
+  }
+  p->origin_ = &own;
+  return p;
+}
+
+std::stop_token request_peer::request_stop() const { return origin_->stop(); }
+
+request_context request_peer::for_call(std::stop_token stop) const {
+  request_context c = *origin_;
+  context_access::stop(c) = std::move(stop);
+  return c;
+}
+
+void request_peer::close() {
+  if (!gate_) return;
+  std::lock_guard lock(gate_->mu);
+  gate_->emit = nullptr;
+}
+
+void request_peer::set_outcome(tool_outcome out) {
+  std::lock_guard lock(mu_);
+  outcome_ = std::move(out);
+}
+
+std::optional<tool_outcome> request_peer::take_outcome() {
+  std::lock_guard lock(mu_);
+  return std::exchange(outcome_, std::nullopt);
+}
+
+std::optional<request_context> request_of(const call_context& ctx) {
+  auto* peer = dynamic_cast<request_peer*>(ctx.peer.get());
+  if (!peer) return std::nullopt;
+  return peer->for_call(ctx.stop);
+}
+
+tool_outcome server::impl::run_tool(const tool_entry& t, const json& args, request_context& ctx) const {
+  const std::string& name = t.definition().name;
+  tool_call call{.id = "mcp", .name = name, .raw_arguments = {}, .arguments = args};
+  exec::run_options o = options.call_options;
+  // A registry tool's call ends as soon as its request is cancelled (the engine answers
+  // "cancelled" and leaves the handler to its stop token); an add_tool handler gets the
+  // cancellation itself and the call ends when it returns (server_tool), bounded by its timeout.
+  bool own;
   {
     std::shared_lock lock(mu);
-    out = tools;
+    own = this->own.count(name) > 0;
   }
-  if (registry) {
-    // A server tool shadows a registry tool of the same name (find_tool calls the server's),
-    // so the list names it once: tool names must be unique in tools/list.
-    const std::size_t own = out.size();
-    for (const auto& e : registry->list()) {
-      const auto& name = e->definition.name;
-      if (std::none_of(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(own),
-                       [&](const auto& t) { return t->definition.name == name; }))
-        out.push_back(adapted(e));
-    }
+  if (!own) o.stop = ctx.stop();
+  // A task is cancelled by its client and bounded by its TTL, not by the default deadline of a
+  // call (a tool that takes minutes is why it is a task); a timeout of the tool's own holds.
+  if (!ctx.task_id().empty()) o.default_timeout = std::chrono::milliseconds(0);
+  if (ctx.session_ptr() && !ctx.session_ptr()->stateless) o.session = ctx.session_ptr()->id;
+  if (auto k = ctx.meta().find(std::string(meta_idempotency_key)); k != ctx.meta().end() && k->is_string()) {
+    o.idempotency_scope = k->get<std::string>();  // the caller's key, passed on verbatim
+    call.id.clear();
   }
+  o.on_event = [&ctx, outer = options.call_options.on_event](const exec::call_event& ev) {
+    if (ev.kind == exec::event_kind::progress && ev.progress)
+      ctx.progress(ev.progress->progress, ev.progress->total, ev.progress->message);
+    if (outer) outer(ev);
+  };
+  // On the fast path the call runs here, inside the request: it borrows the context (no
+  // copy, no allocation). Queued, it may outlive the request: it gets a detached peer. (A
+  // tool replaced between the two lines below by one that is queued gets the borrowed peer;
+  // only a handler of it still running after the request ended could misuse it.)
+  request_peer borrowed(ctx);
+  std::shared_ptr<request_peer> detached;
+  if (executor->runs_inline(name, o))
+    o.peer = std::shared_ptr<call_peer>(std::shared_ptr<void>(), &borrowed);
+  else
+    o.peer = detached = request_peer::detach(ctx);
+  tool_result r = executor->call(call, o);
+  request_peer& peer = detached ? *detached : borrowed;
+  peer.close();
+  if (auto m = r.meta.find(outcome_meta); m != r.meta.end() && !r.is_error) {
+    if (auto out = peer.take_outcome()) return std::move(*out);
+    return tool_result::error("tool \"" + name + "\" answered with neither a result nor an error "
+                              "(a cached MCP outcome?); call it again");
+  }
+  if (auto pending = exec::pending_from_result(r)) return needs_approval(name, *pending);
+  return r;
+}
+
+std::vector<std::shared_ptr<tool_entry>> server::impl::all_tools() const {
+  std::vector<std::shared_ptr<tool_entry>> out;
+  for (const auto& e : registry->list()) out.push_back(adapted(e));
   return out;
 }
 
 std::shared_ptr<tool_entry> server::impl::adapted(const std::shared_ptr<const registered_tool>& e) const {
-  // Adapting copies the definition (schemas included): done once per registration, not per call.
+  // Once per registration, not per call.
   {
     std::shared_lock lock(adapted_mu);
     if (auto it = adapted_tools.find(e->definition.name); it != adapted_tools.end() && it->second.first == e)
       return it->second.second;
   }
-  auto a = adapt(e, executor, options.call_options, options.task_tools);
+  std::shared_ptr<tool_entry> a;
+  {
+    std::shared_lock lock(mu);
+    a = adapt(e, own, options.task_tools);
+  }
   std::lock_guard lock(adapted_mu);
   adapted_tools[e->definition.name] = {e, a};
   return a;
 }
 
 std::shared_ptr<tool_entry> server::impl::find_tool(std::string_view name) const {
-  {
-    std::shared_lock lock(mu);
-    for (const auto& t : tools)
-      if (t->definition.name == name) return t;
-  }
-  if (registry)
-    if (auto e = registry->find(name)) return adapted(e);
+  if (auto e = registry->find(name)) return adapted(e);
   return nullptr;
 }
 
@@ -115,45 +216,42 @@ std::vector<std::shared_ptr<session>> server::impl::live_sessions() {
 server::server(implementation info, tool_registry* tools, server_options options)
     : impl_(std::make_unique<impl>()) {
   impl_->info = std::move(info);
-  impl_->registry = tools;
+  if (!tools) impl_->own_registry = std::make_unique<tool_registry>();
+  impl_->registry = tools ? tools : impl_->own_registry.get();
   impl_->options = std::move(options);
   impl_->state_key = random_token(32);
-  impl_->tasks = std::make_unique<task_runner>(*this, impl_->options.tasks);
-  if (tools) {
-    impl_->executor = impl_->options.executor;
-    if (!impl_->executor) {
-      exec::executor_options eo = impl_->options.exec_options;
-      if (impl_->options.tool_timeout.count() > 0) eo.default_timeout = impl_->options.tool_timeout;
-      impl_->executor = std::make_shared<exec::executor>(*tools, std::move(eo));
-    }
+  impl_->tasks = std::make_unique<task_runner>(*this, *impl_, impl_->options.tasks);
+  if (tools) impl_->executor = impl_->options.executor;
+  if (!impl_->executor) {
+    exec::executor_options eo = impl_->options.exec_options;
+    if (impl_->options.tool_timeout.count() > 0) eo.default_timeout = impl_->options.tool_timeout;
+    impl_->executor = std::make_shared<exec::executor>(*impl_->registry, std::move(eo));
   }
-  if (tools)
-    impl_->registry_listener =
-        tools->on_change([this](const registry_event&) {
-          {
-            std::lock_guard lock(impl_->adapted_mu);
-            impl_->adapted_tools.clear();
-          }
-          notify_list_changed("tools");
-        });
+  impl_->registry_listener = impl_->registry->on_change([this](const registry_event&) {
+    {
+      std::lock_guard lock(impl_->adapted_mu);
+      impl_->adapted_tools.clear();
+    }
+    notify_list_changed("tools");
+  });
 }
 
 server::~server() {
   impl_->tasks->shutdown();
-  if (impl_->registry) impl_->registry->remove_listener(impl_->registry_listener);
+  impl_->registry->remove_listener(impl_->registry_listener);
   for (auto& s : impl_->live_sessions()) close_session(s);
 }
 
 bool server::runs_inline(const jsonrpc::request& r) const {
   if (method_runs_inline(r.method)) return true;
-  if (r.method != "tools/call" || !impl_->executor || !r.params.is_object()) return false;
+  if (r.method != "tools/call" || !r.params.is_object()) return false;
   auto p = decode<wire::routing_params>(r.params, "params");
   if (!p || !p->name) return false;
   const std::string& name = *p->name;
   {
     std::shared_lock lock(impl_->mu);
-    for (const auto& t : impl_->tools)
-      if (t->definition.name == name) return false;  // an MCP-level tool may block
+    if (auto o = impl_->own.find(name); o != impl_->own.end() && o->second.task != task_support::forbidden)
+      return false;  // its task starts a thread, its admission may block
   }
   return impl_->executor->runs_inline(name, impl_->options.call_options);
 }
@@ -167,41 +265,42 @@ void server::add_tool(tool definition, mcp_tool_handler handler) {
 
 void server::add_tool(tool definition, mcp_tool_handler handler, task_support support,
                       task_admission admit) {
-  const std::string& name = definition.name;
-  bool name_ok = !name.empty() && name.size() <= 128 &&
-                 std::all_of(name.begin(), name.end(), [](char c) {
-                   return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' ||
-                          c == '.' || c == '/';
-                 });
-  if (!name_ok) throw std::invalid_argument("mcp tool \"" + name + "\": invalid name");
+  const std::string name = definition.name;
+  if (!is_valid_tool_name(name))
+    throw std::invalid_argument("mcp tool \"" + name +
+                                "\": invalid name: use 1 to 128 of A-Z a-z 0-9 _ . - (MCP's tool name characters)");
   if (!handler) throw std::invalid_argument("mcp tool \"" + name + "\": empty handler");
   if (!definition.input_schema.is_object() || definition.input_schema.value("type", "") != "object")
     throw std::invalid_argument("mcp tool \"" + name + "\": input_schema must be an object schema");
-  auto e = std::make_shared<tool_entry>();
-  if (auto v = schema::validator::compile(definition.input_schema))
-    e->validator = std::make_shared<const schema::validator>(std::move(*v));
-  e->definition = std::move(definition);
-  e->handler = std::move(handler);
-  e->task = support;
-  e->admit = std::move(admit);
   {
+    // Claimed first, so that two add_tool of one name cannot both pass the check.
     std::unique_lock lock(impl_->mu);
-    for (const auto& t : impl_->tools)
-      if (t->definition.name == e->definition.name)
-        throw std::invalid_argument("mcp tool \"" + e->definition.name + "\": already registered");
-    impl_->tools.push_back(std::move(e));
+    if (impl_->own.count(name))
+      throw std::invalid_argument("mcp tool \"" + name + "\": already registered");
+    impl_->own[name] = own_tool{.task = support, .admit = std::move(admit)};
   }
-  notify_list_changed("tools");
+  try {
+    // Outside the lock: the registry's listener sends tools/list_changed, which an in-memory
+    // client may answer at once with a tools/list on this thread. A registry tool of the same
+    // name is replaced: tools/list names each tool once.
+    impl_->registry->add(std::move(definition), server_tool(name, std::move(handler)),
+                         {.replace = true, .validate_arguments = impl_->options.validate_arguments});
+  } catch (...) {
+    std::unique_lock lock(impl_->mu);
+    impl_->own.erase(name);
+    throw;
+  }
 }
 
 bool server::remove_tool(std::string_view name) {
-  bool removed = false;
   {
     std::unique_lock lock(impl_->mu);
-    removed = std::erase_if(impl_->tools, [&](const auto& t) { return t->definition.name == name; }) > 0;
+    auto it = impl_->own.find(name);
+    if (it == impl_->own.end()) return false;
+    impl_->own.erase(it);
   }
-  if (removed) notify_list_changed("tools");
-  return removed;
+  impl_->registry->remove(name);
+  return true;
 }
 
 void server::add_resource(resource r, resource_handler handler) {

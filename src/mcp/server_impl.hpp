@@ -1,7 +1,9 @@
 #pragma once
 // server::impl, shared by server.cpp (registration, notifications) and dispatch.cpp (methods).
 
+#include <map>
 #include <memory>
+#include <mutex>
 #include <shared_mutex>
 #include <string>
 #include <unordered_map>
@@ -15,21 +17,64 @@
 
 namespace tooluse::mcp {
 
+/// tool_entry is the MCP view of a registry tool: its registration and whether its calls run
+/// as tasks. Made once per registration (server::impl::adapted).
 struct tool_entry {
-  tool definition;
-  mcp_tool_handler handler;
-  std::shared_ptr<const schema::validator> validator;
-  bool validated_by_executor = false;  ///< a registry tool: the executor checks its arguments
+  std::shared_ptr<const registered_tool> registered;
   task_support task = task_support::forbidden;  ///< whether calls run as tasks
   task_admission admit;  ///< runs before a task is created (may ask for input)
+  const tool& definition() const { return registered->definition; }
 };
 
-/// context_access reaches request_context's multi-round-trip fields (dispatch, task_runner).
+/// own_tool is what add_tool knows of a tool beyond its registry entry.
+struct own_tool {
+  task_support task = task_support::forbidden;
+  task_admission admit;
+};
+
+/// context_access reaches request_context's private fields (dispatch, task_runner, the peer).
 struct context_access {
   static json& responses(request_context& c) { return c.input_responses_; }
   static std::optional<json>& state(request_context& c) { return c.request_state_; }
   static std::string& task_id(request_context& c) { return c.task_id_; }
   static std::string& principal(request_context& c) { return c.principal_; }
+  static std::stop_token& stop(request_context& c) { return c.stop_; }
+  static std::function<void(const json&)>& emit(request_context& c) { return c.emit_; }
+  /// rebind points the context at `params` (which must outlive it).
+  static void rebind(request_context& c, const json& params);
+};
+
+/// request_peer is an MCP request as the call_peer of a tool call (tools/call_context.hpp):
+/// what a tool run by the executor reaches of its client (request_of, add_tool's handlers).
+/// A call on the executor's fast path runs inside the request and borrows it; any other call
+/// may outlive the request (past its deadline), so it gets a detached copy: the params its
+/// own, its messages dropped once the request has ended (close).
+class request_peer final : public call_peer {
+ public:
+  /// request_peer borrows `ctx`, which must outlive every use.
+  explicit request_peer(const request_context& ctx) : origin_(&ctx) {}
+  /// detach makes a peer that owns what it needs of `ctx`.
+  static std::shared_ptr<request_peer> detach(const request_context& ctx);
+  /// for_call returns the request's context with the call's stop token.
+  request_context for_call(std::stop_token stop) const;
+  /// request_stop is the request's own stop token (the client's cancellation, a closed
+  /// session, a cancelled task).
+  std::stop_token request_stop() const;
+  /// close drops the messages a late handler sends after the request ended.
+  void close();
+  /// set_outcome keeps what an MCP handler returned that is not a tool result (input
+  /// required, a protocol error); take_outcome hands it to the request.
+  void set_outcome(tool_outcome out);
+  std::optional<tool_outcome> take_outcome();
+
+ private:
+  struct gate;
+  const request_context* origin_ = nullptr;
+  json params_;                            ///< detached: the request's params
+  std::optional<request_context> own_;     ///< detached: the context, over params_
+  std::shared_ptr<gate> gate_;             ///< detached: the emit, until close
+  std::mutex mu_;
+  std::optional<tool_outcome> outcome_;
 };
 
 struct resource_entry {
@@ -55,13 +100,14 @@ struct listener {
 
 struct server::impl {
   implementation info;
-  tool_registry* registry = nullptr;
+  std::unique_ptr<tool_registry> own_registry;  ///< when the server was given none
+  tool_registry* registry = nullptr;            ///< every tool (never null)
   server_options options;
-  std::shared_ptr<exec::executor> executor;  ///< runs registry tools (null without a registry)
+  std::shared_ptr<exec::executor> executor;  ///< runs every tool call
   tool_registry::listener_id registry_listener = 0;
 
   mutable std::shared_mutex mu;
-  std::vector<std::shared_ptr<tool_entry>> tools;
+  std::map<std::string, own_tool, std::less<>> own;  ///< the tools added with add_tool
   std::vector<std::shared_ptr<resource_entry>> resources;
   std::vector<std::shared_ptr<template_entry>> templates;
   std::vector<std::shared_ptr<prompt_entry>> prompts;
@@ -74,10 +120,13 @@ struct server::impl {
   std::string state_key;  ///< HMAC key sealing requestState
   std::unique_ptr<task_runner> tasks;  ///< task-augmented calls and the tasks/* methods
 
-  /// all_tools returns own tools and adapted registry tools, in a stable order.
+  /// all_tools returns the registry's tools, in registration order.
   std::vector<std::shared_ptr<tool_entry>> all_tools() const;
   std::shared_ptr<tool_entry> find_tool(std::string_view name) const;
-  /// adapted returns the MCP tool of a registry entry, made once per registration.
+  /// run_tool runs a call of `t` through the executor for the request served by `ctx`
+  /// (tools/call, or a task's worker).
+  tool_outcome run_tool(const tool_entry& t, const json& args, request_context& ctx) const;
+  /// adapted returns the MCP view of a registry entry, made once per registration.
   std::shared_ptr<tool_entry> adapted(const std::shared_ptr<const registered_tool>& e) const;
   mutable std::shared_mutex adapted_mu;
   /// by name: the registration adapted, and its tool entry

@@ -71,8 +71,8 @@ json detailed(const task_record& r) {
 
 }  // namespace
 
-task_runner::task_runner(server& srv, task_options options)
-    : srv_(srv), options_(std::move(options)) {
+task_runner::task_runner(server& srv, server::impl& d, task_options options)
+    : srv_(srv), d_(d), options_(std::move(options)) {
   if (!options_.store) options_.store = make_memory_task_store();
 }
 
@@ -154,7 +154,7 @@ method_outcome task_runner::start(const std::shared_ptr<tool_entry>& tool, json 
   t->id = rec.id;
   rec.owner = t->v2 ? std::string() : t->client;
   rec.principal = ctx.principal();
-  rec.tool = tool->definition.name;
+  rec.tool = tool->definition().name;
   rec.revision = ctx.protocol_version();
   rec.created_at = rec.updated_at = std::chrono::system_clock::now();
   long long ttl =
@@ -213,7 +213,7 @@ void task_runner::finish(const std::shared_ptr<live_task>& t, task_status status
 }
 
 void task_runner::run(const std::shared_ptr<live_task>& t) {
-  const std::string name = t->tool->definition.name;
+  const std::string name = t->tool->definition().name;
   for (;;) {
     jsonrpc::request req{jsonrpc::message_id("task-" + t->id), "tools/call", t->params};
     std::function<void(const json&)> emit;
@@ -227,12 +227,7 @@ void task_runner::run(const std::shared_ptr<live_task>& t) {
       context_access::state(ctx) = t->state;
       context_access::task_id(ctx) = t->id;
     }
-    tool_outcome out;
-    try {
-      out = t->tool->handler(t->args, ctx);
-    } catch (const std::exception& e) {
-      out = tool_result::error("tool \"" + name + "\" failed: " + e.what());
-    }
+    tool_outcome out = d_.run_tool(*t->tool, t->args, ctx);
     if (t->stop.stop_requested()) return finish(t, task_status::cancelled, nullptr, std::nullopt);
     if (auto* e = std::get_if<jsonrpc::error_object>(&out))
       return finish(t, task_status::failed, nullptr, *e);

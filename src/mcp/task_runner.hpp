@@ -23,7 +23,7 @@ using method_outcome = std::variant<json, jsonrpc::error_object>;
 
 class task_runner {
  public:
-  task_runner(server& srv, task_options options);
+  task_runner(server& srv, server::impl& d, task_options options);
   ~task_runner();
   task_runner(const task_runner&) = delete;
   task_runner& operator=(const task_runner&) = delete;
@@ -58,6 +58,7 @@ class task_runner {
   void sweep_locked();
 
   server& srv_;
+  server::impl& d_;
   task_options options_;
   std::mutex mu_;
   std::condition_variable cv_;  ///< notified on every change of a task

@@ -30,7 +30,8 @@ struct tool_registry::impl {
 
 namespace {
 
-std::shared_ptr<const registered_tool> make_entry(tool definition, tool_handler handler) {
+std::shared_ptr<const registered_tool> make_entry(tool definition, tool_handler handler,
+                                                 bool validate_arguments) {
   const std::string& name = definition.name;
   if (!is_valid_tool_name(name))
     throw std::invalid_argument("tool name \"" + name +
@@ -57,6 +58,7 @@ std::shared_ptr<const registered_tool> make_entry(tool definition, tool_handler 
   auto entry = std::make_shared<registered_tool>();
   entry->definition = std::move(definition);
   entry->handler = std::move(handler);
+  if (!validate_arguments) compiled = schema::validator::compile(json{{"type", "object"}});
   entry->input_validator = std::make_shared<const schema::validator>(std::move(*compiled));
   return entry;
 }
@@ -82,7 +84,7 @@ tool_registry::tool_registry() : impl_(std::make_unique<impl>()) {}
 tool_registry::~tool_registry() = default;
 
 void tool_registry::add(tool definition, tool_handler handler, add_options options) {
-  auto entry = make_entry(std::move(definition), std::move(handler));
+  auto entry = make_entry(std::move(definition), std::move(handler), options.validate_arguments);
   registry_event event{registry_event::kind::added, entry->definition.name};
   {
     std::unique_lock lock(impl_->mutex);

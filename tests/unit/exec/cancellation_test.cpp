@@ -1,5 +1,7 @@
 // Timeouts, hard deadlines, stuck tools and cancellation.
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <future>
 
 #include "exec_fixtures.hpp"
@@ -82,6 +84,44 @@ TEST(executor_timeout, cooperative_handler_sees_its_stop_token) {
   tool_result r = ex.call(make_call("polite"));
   EXPECT_TRUE(r.is_error);
   EXPECT_TRUE(saw_stop.get_future().get());
+}
+
+TEST(executor_timeout, a_batch_default_timeout_replaces_the_executors_for_tools_without_one) {
+  tool_registry reg;
+  reg.add({.name = "waits"}, [](const json&, call_context& ctx) {
+    std::mutex m;
+    std::condition_variable_any cv;
+    std::unique_lock lock(m);
+    cv.wait(lock, ctx.stop, [] { return false; });
+    return tool_result::text("stopped");
+  });
+  executor ex(reg, {.default_timeout = std::chrono::hours(1)});
+  tool_result r = ex.call(make_call("waits"), {.default_timeout = 50ms});
+  EXPECT_TRUE(r.is_error);
+  EXPECT_NE(r.all_text().find("timed out after 50 ms"), std::string::npos) << r.all_text();
+}
+
+TEST(executor_timeout, a_batch_default_timeout_of_zero_means_no_deadline) {
+  // The executor's 30 ms default would stop the call; the batch says none (an MCP task).
+  tool_registry reg;
+  gate release;
+  std::promise<void> started;
+  reg.add({.name = "long"}, [&](const json&, call_context& ctx) {
+    started.set_value();
+    release.wait();
+    return tool_result::text(ctx.stop_requested() ? "stopped" : "finished");
+  });
+  executor ex(reg, {.default_timeout = 30ms});
+  auto pending = std::async(std::launch::async, [&] {
+    return ex.call(make_call("long"), {.default_timeout = 0ms});
+  });
+  started.get_future().wait();
+  // Ten times the default deadline: a regression answers "timed out" within this window.
+  EXPECT_EQ(pending.wait_for(300ms), std::future_status::timeout);
+  release.open();
+  tool_result r = pending.get();
+  EXPECT_FALSE(r.is_error) << r.all_text();
+  EXPECT_EQ(r.all_text(), "finished");
 }
 
 TEST(executor_timeout, batch_deadline_covers_every_call) {

@@ -1,4 +1,4 @@
-// The wire types the MCP client reads from the server (include/tooluse/mcp/wire.hpp, the
+// The wire types the MCP client reads from the server (src/mcp/include/tooluse/mcp/wire.hpp, the
 // client part): each one's decode error names the path and says what was expected, and the
 // lenient choices (optional fields, defaults) hold.
 #include <gtest/gtest.h>

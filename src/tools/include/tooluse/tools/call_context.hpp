@@ -4,6 +4,7 @@
 /// a progress reporter, and who is calling.
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <stop_token>
 #include <string>
@@ -15,6 +16,15 @@ struct progress_update {
   double progress = 0;
   std::optional<double> total;
   std::string message;
+};
+
+/// call_peer is the other side of the protocol a call came in over, for what a tool may ask of
+/// it while it runs (an MCP client: progress, logging, sampling, elicitation, roots, input
+/// required, the request's `_meta`). The module that serves the protocol derives from it and
+/// gives tools a typed view (tooluse::mcp::request_of); tools never depend on that module.
+class call_peer {
+ public:
+  virtual ~call_peer() = default;
 };
 
 /// call_context is passed to every handler. `stop` is requested on timeout or cancellation;
@@ -29,6 +39,9 @@ struct call_context {
   /// Empty when the run is not durable. MCP calls carry it in `_meta`
   /// ("io.tooluse/idempotency-key").
   std::string idempotency_key;
+  /// peer is the protocol side of the call (run_options::peer), null for a direct call. It
+  /// lives at least as long as the call, also one that outlives its deadline.
+  std::shared_ptr<call_peer> peer;
 
   /// report_progress forwards to on_progress when set.
   void report_progress(double progress, std::optional<double> total = std::nullopt,

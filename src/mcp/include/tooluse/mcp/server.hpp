@@ -110,6 +110,12 @@ class request_context {
   std::string principal_;
 };
 
+/// request_of returns the MCP request a registry tool is being called for (progress, logging,
+/// client requests, input responses, `_meta`), its stop token the call's (timeout or
+/// cancellation), or nullopt when the call did not come through an MCP server
+/// (call_context::peer). Valid only during the call.
+std::optional<request_context> request_of(const call_context& ctx);
+
 /// tool_outcome is what an MCP-level tool handler returns: a result (tool failures included,
 /// with is_error), a request for input (2026-07-28), or a protocol error such as
 /// missing_capability() (sent as a JSON-RPC error, not a tool result).
@@ -119,7 +125,8 @@ using tool_outcome = std::variant<tool_result, input_required, jsonrpc::error_ob
 /// e.g. missing_capability({{"sampling", json::object()}}); served with HTTP 400.
 jsonrpc::error_object missing_capability(json required_capabilities);
 /// mcp_tool_handler runs a tool with access to the MCP request (progress, logging, client
-/// requests, multi-round-trip input). Registry tools are adapted to this automatically.
+/// requests, multi-round-trip input). server::add_tool registers it as a registry tool, so it
+/// runs through the execution engine like every other tool.
 using mcp_tool_handler = std::function<tool_outcome(const json& arguments, request_context& ctx)>;
 
 /// task_admission runs synchronously before a task-supporting tool's call becomes a task: it
@@ -158,13 +165,14 @@ struct server_options {
   bool sessions = true;         ///< serve the initialize handshake revisions
   cache_hint list_cache{.ttl_ms = 0, .scope = "public"};   ///< tools/prompts/resources lists
   cache_hint read_cache{.ttl_ms = 0, .scope = "private"};  ///< resources/read and discover
-  /// tool_timeout is the deadline of registry tools that set none when the server makes its
-  /// own executor (0: exec_options.default_timeout, 60 s).
+  /// tool_timeout is the deadline of tools that set none when the server makes its own
+  /// executor (0: exec_options.default_timeout, 60 s).
   std::chrono::milliseconds tool_timeout{0};
   bool validate_arguments = true;  ///< validate add_tool arguments against the input schema
-  /// executor runs the registry's tools (per-tool timeouts, rate limits, concurrency limits,
-  /// approval of dangerous tools, progress, cancellation); it must have been made over the
-  /// same registry. Null: the server makes one from exec_options.
+  /// executor runs every tool (per-tool timeouts, rate limits, concurrency limits, approval
+  /// of dangerous tools, progress, cancellation); it must have been made over the registry
+  /// given to the server, and is used only when one was. Null: the server makes one from
+  /// exec_options.
   std::shared_ptr<exec::executor> executor;
   /// exec_options configure the executor the server makes when `executor` is null. Without an
   /// approval policy, calls of dangerous tools are refused with a tool error result.
@@ -186,14 +194,19 @@ struct server_options {
 /// concurrently; handlers run on transport threads, concurrently.
 class server {
  public:
-  /// server creates a server for `info`, optionally serving the tools of `tools`, which must
-  /// outlive it (changes to the registry send tools/list_changed).
+  /// server creates a server for `info` serving the tools of `tools`, which must outlive it
+  /// (changes to the registry send tools/list_changed), or of a registry of its own when
+  /// `tools` is null. Every tools/call goes through the execution engine.
   explicit server(implementation info, tool_registry* tools = nullptr, server_options options = {});
   ~server();
   server(const server&) = delete;
   server& operator=(const server&) = delete;
 
-  /// add_tool registers an MCP-level tool (progress, logging, client requests, input_required).
+  /// add_tool registers an MCP-level tool (progress, logging, client requests, input_required)
+  /// in the server's registry (the one given to the constructor, whose tool of the same name
+  /// it replaces, or its own): the executor runs it with the definition's timeout, rate and
+  /// parallel limits and approval, like any registry tool. Called other than through this
+  /// server (e.g. by an agent over the same registry), it is an error result.
   /// Throws std::invalid_argument for an invalid or duplicate name or a non-object schema.
   void add_tool(tool definition, mcp_tool_handler handler);
   /// add_tool for a long-running tool: with `support` optional or required its calls run as
@@ -201,7 +214,7 @@ class server {
   /// input first (2026-07-28).
   void add_tool(tool definition, mcp_tool_handler handler, task_support support,
                 task_admission admit = nullptr);
-  /// remove_tool unregisters a tool added with add_tool; false if unknown.
+  /// remove_tool unregisters a tool added with add_tool (from the registry); false if unknown.
   bool remove_tool(std::string_view name);
   /// add_resource registers a directly listed resource.
   void add_resource(resource r, resource_handler handler);
@@ -258,8 +271,8 @@ class server {
 
   /// runs_inline tells whether handling request `r` never blocks, so a transport may run it on
   /// its reading (I/O) thread: ping, initialize, discover, the lists, logging/setLevel,
-  /// subscribe/unsubscribe, and tools/call of a registry tool that the executor runs on its
-  /// fast path (exec::executor::runs_inline). Everything else may block (tool handlers,
+  /// subscribe/unsubscribe, and tools/call of a tool that the executor runs on its fast path
+  /// (exec::executor::runs_inline) and that does not run as a task. Everything else may block (tool handlers,
   /// prompts, reads, requests to the client) and belongs on a thread that may.
   bool runs_inline(const jsonrpc::request& r) const;
 

@@ -73,6 +73,9 @@ struct registry_event {
 /// add_options tunes tool_registry::add.
 struct add_options {
   bool replace = false;  ///< replace a tool of the same name instead of throwing
+  /// validate_arguments false: the entry's validator accepts any object (the input schema is
+  /// still checked and published); the MCP server option of the same name.
+  bool validate_arguments = true;
 };
 
 class tool_registry {

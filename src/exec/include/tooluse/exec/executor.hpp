@@ -50,6 +50,10 @@ struct executor_options {
 struct run_options {
   int max_parallel = 0;                  ///< calls of this batch running at once; 0: no extra cap
   std::chrono::milliseconds timeout{0};  ///< whole batch, from the call to run_all; 0: none
+  /// default_timeout, when set, replaces executor_options::default_timeout for this batch's
+  /// calls of tools that set no timeout of their own; 0: no deadline (an MCP task, which its
+  /// client cancels and its TTL bounds, runs its tool this way).
+  std::optional<std::chrono::milliseconds> default_timeout;
   std::stop_token stop;                  ///< cancels every call of the batch
   std::string session;                   ///< rate-limit key (session or agent); "" is "default"
   std::shared_ptr<run_budget> budget;    ///< shared by the batches of one run; null: unlimited
@@ -59,6 +63,9 @@ struct run_options {
   /// call_context, or "SCOPE" alone for a call without an id (a durable run passes its run id;
   /// the MCP server passes the caller's `_meta` key).
   std::string idempotency_scope;
+  /// peer is handed to each call's call_context (the MCP server passes the request a tool is
+  /// called for); null: none.
+  std::shared_ptr<call_peer> peer;
 };
 
 /// executor_stats are counters for monitoring and tests.
