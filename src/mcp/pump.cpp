@@ -112,12 +112,12 @@ void message_pump::worker() {
     cv_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
     --idle_;
     if (queue_.empty()) return;
-    auto [m, bytes] = std::move(queue_.front());
-    queue_.pop_front();
-    lock.unlock();
-    answer(srv_, session_, out_, m, &write_failed_);
+    const std::size_t bytes = queue_.front().second;
     {
-      jsonrpc::message done = std::move(m);  // freed before the slot is given back
+      jsonrpc::message m = std::move(queue_.front().first);  // freed before the slot is given back
+      queue_.pop_front();
+      lock.unlock();
+      answer(srv_, session_, out_, m, &write_failed_);
     }
     lock.lock();
     --running_;

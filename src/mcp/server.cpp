@@ -61,6 +61,7 @@ std::shared_ptr<tool_entry> adapt(const std::shared_ptr<const registered_tool>& 
   if (auto o = own.find(name); o != own.end()) {
     e->task = o->second.task;
     e->admit = o->second.admit;
+    e->added = true;
   } else if (auto it = task_tools.find(name); it != task_tools.end()) {
     e->task = it->second;
   } else if (std::find(entry->definition.tags.begin(), entry->definition.tags.end(),
@@ -132,12 +133,7 @@ tool_outcome server::impl::run_tool(const tool_entry& t, const json& args, reque
   // A registry tool's call ends as soon as its request is cancelled (the engine answers
   // "cancelled" and leaves the handler to its stop token); an add_tool handler gets the
   // cancellation itself and the call ends when it returns (server_tool), bounded by its timeout.
-  bool own;
-  {
-    std::shared_lock lock(mu);
-    own = this->own.count(name) > 0;
-  }
-  if (!own) o.stop = ctx.stop();
+  if (!t.added) o.stop = ctx.stop();
   // A task is cancelled by its client and bounded by its TTL, not by the default deadline of a
   // call (a tool that takes minutes is why it is a task); a timeout of the tool's own holds.
   if (!ctx.task_id().empty()) o.default_timeout = std::chrono::milliseconds(0);

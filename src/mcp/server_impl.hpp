@@ -23,6 +23,7 @@ struct tool_entry {
   std::shared_ptr<const registered_tool> registered;
   task_support task = task_support::forbidden;  ///< whether calls run as tasks
   task_admission admit;  ///< runs before a task is created (may ask for input)
+  bool added = false;    ///< added with add_tool: its handler takes its request's cancellation
   const tool& definition() const { return registered->definition; }
 };
 
