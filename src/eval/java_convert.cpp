@@ -20,7 +20,7 @@
 
 namespace tooluse::eval::detail {
 
-namespace {
+namespace java_values {
 
 
 // re.match(r"^BODY$", s): whole string, or all but a final "\n" (Python's `$`).
@@ -177,10 +177,11 @@ bool known_type(std::string_view t) {
   return false;
 }
 
-}  // namespace
+}  // namespace java_values
 
 py_value java_type_converter(const py_value& value, std::string_view t,
                              std::optional<std::string_view> nested) {
+  using namespace java_values;
   if (!known_type(t)) throw decode_error("Unsupported type: " + std::string(t));
   if (t == "String" || t == "any") return py_value::string(value.str());
   if (t == "Set" || t == "Hashtable")  // sic: BFCL says "Set" for Hashtable too

@@ -16,7 +16,7 @@
 #include "eval/re_cache.hpp"
 
 namespace tooluse::eval::detail {
-namespace {
+namespace js_values {
 
 
 const std::string kWs =
@@ -195,10 +195,11 @@ bool known_type(std::string_view t) {
   return false;
 }
 
-}  // namespace
+}  // namespace js_values
 
 py_value js_type_converter(const py_value& value, std::string_view t,
                            std::optional<std::string_view> nested) {
+  using namespace js_values;
   if (!known_type(t)) throw decode_error("Unsupported type: " + std::string(t));
   if (t == "any") return py_value::string(value.str());
   if (t == "Boolean") {

@@ -1,5 +1,5 @@
 // The MCP endpoint: POST (both eras), GET (session stream, resumption), DELETE. Routes run on
-// the connection's I/O thread. A POSTed message is handled by answer() (pump.hpp) over its
+// the connection's I/O thread. A POSTed message is handled by answer_message() (pump.hpp) over its
 // connection: the HTTP session (http_session_conn.hpp), or for a stateless request a
 // one-message post_connection. A request that never blocks (server_access::runs_inline) is
 // handled right here and its reply written directly; any other goes to the handler pool, and
@@ -134,7 +134,7 @@ void http_server::impl::post_session(const conn_ptr& c, http_request& req, const
   const auto* r = std::get_if<jsonrpc::request>(&m);
   if (!r) {
     // Responses and notifications never block: handled here, on the I/O thread.
-    answer(srv, hs->s, *hs, m, nullptr, principal);
+    answer_message(srv, hs->s, *hs, m, nullptr, principal);
     return write_response(c, req, http::status::accepted, "", "", headers);
   }
   const bool keep = req.keep_alive();
@@ -145,7 +145,7 @@ void http_server::impl::post_session(const conn_ptr& c, http_request& req, const
     if (!admit(c, req, *hs, *r, id, reply)) return;
     {
       route_guard guard{*hs, id, reply};
-      answer(srv, hs->s, *hs, m, nullptr, principal);
+      answer_message(srv, hs->s, *hs, m, nullptr, principal);
     }
     return reply.finish();
   }
@@ -156,7 +156,7 @@ void http_server::impl::post_session(const conn_ptr& c, http_request& req, const
       [this, hs, reply, id, msg = std::move(m), principal] {
         {
           route_guard guard{*hs, id, *reply};
-          answer(srv, hs->s, *hs, msg, nullptr, principal);
+          answer_message(srv, hs->s, *hs, msg, nullptr, principal);
         }
         reply->finish();
       },
@@ -201,14 +201,14 @@ void http_server::impl::post_stateless(const conn_ptr& c, http_request& req, jso
   if (server_access::runs_inline(srv, r)) {
     // The fast path: a one-message connection on the stack, its reply written directly.
     post_connection conn(c, keep, options);
-    answer(srv, stateless_root, conn, m, nullptr, principal);
+    answer_message(srv, stateless_root, conn, m, nullptr, principal);
     return conn.close();
   }
   auto conn = std::make_shared<post_connection>(c, keep, options);
   const jsonrpc::message_id rid = r.id;
   bool queued = pool.post(
       [this, conn, msg = std::move(m), principal] {
-        answer(srv, stateless_root, *conn, msg, nullptr, principal);
+        answer_message(srv, stateless_root, *conn, msg, nullptr, principal);
         conn->close();
       },
       options.max_pending_requests);

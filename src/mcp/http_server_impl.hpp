@@ -14,7 +14,7 @@ namespace tooluse::mcp {
 namespace beast = detail::beast;
 namespace http = detail::http;
 namespace net = detail::net;
-using http_conn = detail::connection;
+using http_conn = detail::http_connection;
 using detail::http_request;
 using detail::tcp;
 using conn_ptr = std::shared_ptr<http_conn>;

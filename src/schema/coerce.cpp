@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "schema/evaluator.hpp"
+#include "tooluse/ascii.hpp"
 #include "schema/validator_access.hpp"
 
 namespace tooluse::schema {
@@ -42,11 +43,6 @@ bool is_json_number_text(const std::string& s) {
     if (i == exp) return false;
   }
   return i == s.size();
-}
-
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
 }
 
 bool matches_type(std::uint8_t types, const json& v) {
@@ -100,7 +96,7 @@ struct coercer {
         }
       }
       if (types & t_boolean) {
-        std::string l = lower(s);
+        std::string l = ascii_lower(s);
         if (l == "true" || l == "yes" || l == "1" || l == "false" || l == "no" || l == "0") {
           json b = l == "true" || l == "yes" || l == "1";
           record(path, v, b, "string_to_boolean");

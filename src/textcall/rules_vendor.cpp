@@ -6,9 +6,6 @@
 namespace tooluse::textcall::detail {
 namespace {
 
-step incomplete() { return step{.kind = step_kind::incomplete}; }
-step no_match() { return step{.kind = step_kind::no_match}; }
-
 // earliest finds the first of `markers` at or after `from` (npos if none); `which` gets its size.
 // One pass that stops at the first match: searching for each marker over the whole rest of the
 // text made parsing quadratic when a rarely used marker (e.g. <|return|>) never occurs.
