@@ -4,12 +4,15 @@
 // and its rules (which revisions have it, whether it may run on an I/O thread, its cache
 // hint, what it needs of the client or the server) as fields of the binding.
 
+#include <algorithm>
 #include <concepts>
+#include <exception>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
 #include <variant>
+#include <vector>
 
 #include "tooluse/jsonrpc/message.hpp"
 #include "tooluse/mcp/wire.hpp"
@@ -26,6 +29,31 @@ std::optional<jsonrpc::error_object> read_params(const json& params, T& out) {
                                  "Invalid params: " + r.error().message, nullptr};
   out = std::move(*r);
   return std::nullopt;
+}
+
+/// paginate is the page of `items` a paginated request's `cursor` asks for, as {key: [to(item)...],
+/// "nextCursor": ...}: page_size items (at least one) from the cursor's offset. nullopt for a
+/// cursor this server did not send (not all digits, or beyond the list).
+template <class T, class F>
+std::optional<json> paginate(const std::optional<std::string>& cursor, const std::vector<T>& items,
+                             std::size_t page_size, const char* key, F to) {
+  std::size_t offset = 0;
+  if (cursor) {
+    try {
+      std::size_t used = 0;
+      offset = std::stoul(*cursor, &used);
+      if (used != cursor->size() || offset > items.size()) return std::nullopt;
+    } catch (const std::exception&) {
+      return std::nullopt;
+    }
+  }
+  std::size_t n = std::max<std::size_t>(1, page_size);
+  json list = json::array();
+  for (std::size_t i = offset; i < items.size() && i < offset + n; ++i)
+    list.push_back(to(items[i]));
+  json out = {{key, std::move(list)}};
+  if (offset + n < items.size()) out["nextCursor"] = std::to_string(offset + n);
+  return out;
 }
 
 /// shown is a peer-supplied name as an error message quotes it: at most 200 bytes, then
