@@ -49,20 +49,6 @@ std::string lower(std::string s) {
   return s;
 }
 
-bool matches_type(std::uint8_t types, const json& v) {
-  using namespace detail;
-  switch (v.type()) {
-    case json::value_t::null: return types & t_null;
-    case json::value_t::boolean: return types & t_boolean;
-    case json::value_t::string: return types & t_string;
-    case json::value_t::array: return types & t_array;
-    case json::value_t::object: return types & t_object;
-    case json::value_t::number_float:
-      return (types & t_number) || ((types & t_integer) && is_integer_value(v));
-    default: return types & (t_integer | t_number);
-  }
-}
-
 struct coercer {
   const coerce_options& options;
   std::vector<coercion>& changes;
@@ -79,7 +65,7 @@ struct coercer {
   // scalar converts `v` to one of `types` if a rule allows it.
   void scalar(std::uint8_t types, json& v, const std::string& path) {
     using namespace detail;
-    if (!types || matches_type(types, v)) return;
+    if (!types || type_matches(types, v)) return;
     if (v.is_number_float() && (types & t_integer) && !(types & t_number)) return;
     if (v.is_string()) {
       const std::string s = v.get<std::string>();
@@ -111,7 +97,7 @@ struct coercer {
       if (types & (t_object | t_array)) {
         auto bounded = parse_json(s);
         json parsed = bounded ? std::move(*bounded) : json(json::value_t::discarded);
-        if (!parsed.is_discarded() && matches_type(types & (t_object | t_array), parsed)) {
+        if (!parsed.is_discarded() && type_matches(types & (t_object | t_array), parsed)) {
           record(path, v, parsed, "json_string");
           v = std::move(parsed);
           return;
