@@ -167,16 +167,26 @@ bool skipped_dir(const fs::path& p) {
   return n == ".git" || n == "node_modules" || n == ".hg" || n == ".svn";
 }
 
+// folder_arg resolves `path`, a folder argument ("." is the root); when it is not a folder, the
+// message ends with `otherwise`.
+result<fs::path> folder_arg(const files_state& s, const std::string& path,
+                            const std::string& otherwise) {
+  auto dir = s.guard.resolve(path == "." ? "" : path);
+  if (!dir) return dir;
+  std::error_code ec;
+  if (!fs::is_directory(*dir, ec))
+    return fail(errc::invalid_argument, "\"" + path + "\" is not a folder; " + otherwise);
+  return dir;
+}
+
 tool_result file_list(const files_state& s, const file_list_args& args) {
   const std::string& path = args.path;
   bool recursive = args.recursive;
   bool include_hidden = args.include_hidden;
   auto max_entries = static_cast<std::size_t>(std::max<std::int64_t>(1, args.max_entries));
-  auto dir = s.guard.resolve(path == "." ? "" : path);
+  auto dir = folder_arg(s, path, "use file_read for files");
   if (!dir) return error_result(dir.error());
   std::error_code ec;
-  if (!fs::is_directory(*dir, ec))
-    return tool_result::error("\"" + path + "\" is not a folder; use file_read for files");
   json entries = json::array();
   std::string text;
   bool truncated = false;
@@ -264,11 +274,8 @@ tool_result file_search(const files_state& s, const file_search_args& args) {
   auto spec = make_search_spec(args);
   if (!spec) return error_result(spec.error());
   const std::string& path = args.path;
-  auto dir = s.guard.resolve(path == "." ? "" : path);
+  auto dir = folder_arg(s, path, "give a folder to search in");
   if (!dir) return error_result(dir.error());
-  std::error_code dir_ec;
-  if (!fs::is_directory(*dir, dir_ec))
-    return tool_result::error("\"" + path + "\" is not a folder; give a folder to search in");
   json matches = json::array();
   std::string text;
   std::size_t files_seen = 0;
