@@ -19,6 +19,26 @@ bool is_ident_start(char c) {
 }
 bool is_ident_char(char c) { return is_ident_start(c) || is_digit(c); }
 
+// list_end skips space before a list's next item: incomplete at the end of the text, done past
+// `close` (the list ended there), nothing when an item follows.
+std::optional<scan_state> list_end(std::string_view s, std::size_t& pos, char close) {
+  pos = skip_space(s, pos);
+  if (pos >= s.size()) return scan_state::incomplete;
+  if (s[pos] != close) return std::nullopt;
+  ++pos;
+  return scan_state::done;
+}
+
+// after_item reads what follows a list's item: a ',' (passed over) or `close` (left for
+// list_end); anything else is invalid, the end of the text incomplete.
+std::optional<scan_state> after_item(std::string_view s, std::size_t& pos, char close) {
+  pos = skip_space(s, pos);
+  if (pos >= s.size()) return scan_state::incomplete;
+  if (s[pos] == ',') ++pos;
+  else if (s[pos] != close) return scan_state::invalid;
+  return std::nullopt;
+}
+
 class scanner {
  public:
   scanner(std::string_view s, bool python) : s_(s), python_(python) {}
@@ -204,22 +224,11 @@ scan_state scanner::sequence(std::size_t& pos, json& out, char close, int depth)
   out = json::array();
   ++pos;
   while (true) {
-    pos = skip_space(s_, pos);
-    if (pos >= s_.size()) return scan_state::incomplete;
-    if (s_[pos] == close) {
-      ++pos;
-      return scan_state::done;
-    }
+    if (auto end = list_end(s_, pos, close)) return *end;
     json item;
     if (auto st = value(pos, item, depth + 1); st != scan_state::done) return st;
     out.push_back(std::move(item));
-    pos = skip_space(s_, pos);
-    if (pos >= s_.size()) return scan_state::incomplete;
-    if (s_[pos] == ',') {
-      ++pos;
-    } else if (s_[pos] != close) {
-      return scan_state::invalid;
-    }
+    if (auto st = after_item(s_, pos, close)) return *st;
   }
 }
 
@@ -247,12 +256,7 @@ scan_state scanner::object(std::size_t& pos, json& out, int depth) {
   out = json::object();
   ++pos;
   while (true) {
-    pos = skip_space(s_, pos);
-    if (pos >= s_.size()) return scan_state::incomplete;
-    if (s_[pos] == '}') {
-      ++pos;
-      return scan_state::done;
-    }
+    if (auto end = list_end(s_, pos, '}')) return *end;
     std::string k;
     if (auto st = key(pos, k); st != scan_state::done) return st;
     pos = skip_space(s_, pos);
@@ -262,13 +266,7 @@ scan_state scanner::object(std::size_t& pos, json& out, int depth) {
     ++pos;
     if (auto st = value(pos, v, depth + 1); st != scan_state::done) return st;
     out[k] = std::move(v);
-    pos = skip_space(s_, pos);
-    if (pos >= s_.size()) return scan_state::incomplete;
-    if (s_[pos] == ',') {
-      ++pos;
-    } else if (s_[pos] != '}') {
-      return scan_state::invalid;
-    }
+    if (auto st = after_item(s_, pos, '}')) return *st;
   }
 }
 
@@ -317,12 +315,7 @@ scan_state scan_arguments(std::string_view s, std::size_t& pos, py_call& call) {
   scanner sc(s, true);
   call.arguments = json::object();
   while (true) {
-    pos = skip_space(s, pos);
-    if (pos >= s.size()) return scan_state::incomplete;
-    if (s[pos] == ')') {
-      ++pos;
-      return scan_state::done;
-    }
+    if (auto end = list_end(s, pos, ')')) return *end;
     std::size_t i = pos;
     while (i < s.size() && is_ident_char(s[i])) ++i;
     std::size_t eq = skip_space(s, i);
@@ -341,10 +334,7 @@ scan_state scan_arguments(std::string_view s, std::size_t& pos, py_call& call) {
       if (auto st = sc.value(pos, v, 1); st != scan_state::done) return st;
       call.positional.push_back(std::move(v));
     }
-    pos = skip_space(s, pos);
-    if (pos >= s.size()) return scan_state::incomplete;
-    if (s[pos] == ',') ++pos;
-    else if (s[pos] != ')') return scan_state::invalid;
+    if (auto st = after_item(s, pos, ')')) return *st;
   }
 }
 
