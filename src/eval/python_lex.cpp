@@ -129,6 +129,14 @@ std::vector<token> tokenize_python(std::string_view s) {
   int line = 1;
   std::size_t i = 0;
   bool line_start = true;  // at the start of a logical line, outside brackets
+  // push_word ends token `t`, a name or a number, of `kind` at `j`, where the scan goes on.
+  auto push_word = [&](token& t, tok kind, std::size_t j) {
+    t.kind = kind;
+    t.text = std::string(s.substr(i, j - i));
+    i = j;
+    t.end = i;
+    out.push_back(std::move(t));
+  };
   while (true) {
     if (line_start && brackets.empty()) {
       std::size_t j = i;
@@ -235,11 +243,7 @@ std::vector<token> tokenize_python(std::string_view s) {
         if (b >= 0x80 && is_identifier_code_point(code_point(s, j, n))) { j += n; continue; }
         break;
       }
-      t.kind = tok::name;
-      t.text = std::string(s.substr(i, j - i));
-      i = j;
-      t.end = i;
-      out.push_back(std::move(t));
+      push_word(t, tok::name, j);
       continue;
     }
     if (lead >= 0x80) {
@@ -312,11 +316,7 @@ std::vector<token> tokenize_python(std::string_view s) {
       if (!is_float && !overflow) t.value = py_value::integer(ival);
       if (j < s.size() && (is_ascii_start(s[j]) || is_digit(s[j])))
         syntax("invalid decimal literal", line);
-      t.kind = tok::number;
-      t.text = std::string(s.substr(i, j - i));
-      i = j;
-      t.end = i;
-      out.push_back(std::move(t));
+      push_word(t, tok::number, j);
       continue;
     }
     // Operators and brackets.
