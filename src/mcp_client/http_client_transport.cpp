@@ -99,13 +99,11 @@ class http_transport final : public client_transport {
   // challenged: a 401/403 the authorizer wants retried (true), or an error for it.
   result<bool> challenged(int status, const std::vector<http::header>& response,
                           const http::request& req);
-  // stream_get is how a GET of a stream went: answered (false: it failed to be sent or read),
-  // the status, the start of an error body, and whether the answer was an event stream.
+  // stream_get is how a GET of a stream went (answered: sent and read).
   struct stream_get {
-    bool answered = false;
+    bool answered = false, sse = false;
     int status = 0;
     std::string body;
-    bool sse = false;
   };
   // get_stream GETs `s` again, after its last event when it has one (Last-Event-ID).
   stream_get get_stream(stream& s, std::stop_token stop);
