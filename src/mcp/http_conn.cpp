@@ -155,6 +155,25 @@ void http_connection::reply_limit(http::status status, const std::string& messag
   respond(status, dump_json(body), "application/json", {}, false);
 }
 
+bool http_connection::reply_read_error(beast::error_code ec, const char* what, const char* setting,
+                                  std::chrono::milliseconds timeout) {
+  const auto& o = hooks_.opts();
+  if (ec == http::error::body_limit) {
+    reply_limit(http::status::payload_too_large,
+                "Payload Too Large: the body exceeds max_body_bytes (" + std::to_string(o.max_body_bytes) + ")",
+                "max_body_bytes", o.max_body_bytes);
+    return true;
+  }
+  if (ec == beast::error::timeout) {
+    reply_limit(http::status::request_timeout,
+                std::string("Request Timeout: the ") + what + " did not arrive within " + setting + " (" +
+                    std::to_string(timeout.count()) + " ms)",
+                std::string(setting) + "_ms", static_cast<std::uint64_t>(timeout.count()));
+    return true;
+  }
+  return false;
+}
+
 void http_connection::on_header(beast::error_code ec) {
   const auto& o = hooks_.opts();
   if (ec == http::error::header_limit)
@@ -162,15 +181,7 @@ void http_connection::on_header(beast::error_code ec) {
                        "Request Header Fields Too Large: the header exceeds max_header_bytes (" +
                            std::to_string(o.max_header_bytes) + ")",
                        "max_header_bytes", o.max_header_bytes);
-  if (ec == http::error::body_limit)
-    return reply_limit(http::status::payload_too_large,
-                       "Payload Too Large: the body exceeds max_body_bytes (" + std::to_string(o.max_body_bytes) + ")",
-                       "max_body_bytes", o.max_body_bytes);
-  if (ec == beast::error::timeout)
-    return reply_limit(http::status::request_timeout,
-                       "Request Timeout: the header did not arrive within header_timeout (" +
-                           std::to_string(o.header_timeout.count()) + " ms)",
-                       "header_timeout_ms", static_cast<std::uint64_t>(o.header_timeout.count()));
+  if (reply_read_error(ec, "header", "header_timeout", o.header_timeout)) return;
   if (ec == http::error::end_of_stream || ec == net::error::eof || ec == net::error::operation_aborted ||
       ec == net::error::connection_reset)
     return shut();
@@ -215,15 +226,7 @@ void http_connection::parse_body() {
 
 void http_connection::on_body(beast::error_code ec) {
   const auto& o = hooks_.opts();
-  if (ec == http::error::body_limit)
-    return reply_limit(http::status::payload_too_large,
-                       "Payload Too Large: the body exceeds max_body_bytes (" + std::to_string(o.max_body_bytes) + ")",
-                       "max_body_bytes", o.max_body_bytes);
-  if (ec == beast::error::timeout)
-    return reply_limit(http::status::request_timeout,
-                       "Request Timeout: the body did not arrive within body_timeout (" +
-                           std::to_string(o.body_timeout.count()) + " ms)",
-                       "body_timeout_ms", static_cast<std::uint64_t>(o.body_timeout.count()));
+  if (reply_read_error(ec, "body", "body_timeout", o.body_timeout)) return;
   if (ec) return shut();
   phase_ = phase::other;
   auto self = shared_from_this();

@@ -92,6 +92,11 @@ class http_connection : public std::enable_shared_from_this<http_connection> {
   void on_body(beast::error_code ec);
   void reply_limit(http::status status, const std::string& message, const std::string& limit,
                    std::uint64_t value);
+  /// reply_read_error answers the errors of reading a request's header or body the same way:
+  /// 413 past max_body_bytes, 408 past `timeout` (`what` did not arrive within `setting`); true
+  /// when `ec` was one of them.
+  bool reply_read_error(beast::error_code ec, const char* what, const char* setting,
+                        std::chrono::milliseconds timeout);
   void queue(std::string bytes, bool last);
   void do_write();
   void write_rest(std::shared_ptr<std::string> buf, std::size_t offset);

@@ -228,15 +228,26 @@ void http_server::impl::listen(const conn_ptr& c, http_request& /*req*/, const j
   c->keep_alive_comments(std::chrono::duration_cast<std::chrono::milliseconds>(options.keepalive));
 }
 
-void http_server::impl::get(const conn_ptr& c, http_request& req) {
-  if (!srv.options().sessions)
-    return write_response(c, req, http::status::method_not_allowed, "", "", {{"Allow", "POST"}});
+std::shared_ptr<detail::http_session> http_server::impl::request_session(const conn_ptr& c,
+                                                                      http_request& req) {
+  if (!srv.options().sessions) {
+    write_response(c, req, http::status::method_not_allowed, "", "", {{"Allow", "POST"}});
+    return nullptr;
+  }
   std::string sid(req["Mcp-Session-Id"]);
-  if (sid.empty())
-    return write_rpc_error(c, req, http::status::bad_request, std::nullopt, -32000,
-                           "Bad Request: Mcp-Session-Id header is required");
+  if (sid.empty()) {
+    write_rpc_error(c, req, http::status::bad_request, std::nullopt, -32000,
+                    "Bad Request: Mcp-Session-Id header is required");
+    return nullptr;
+  }
   auto hs = find_session(sid);
-  if (!hs) return write_rpc_error(c, req, http::status::not_found, std::nullopt, -32001, "Session not found");
+  if (!hs) write_rpc_error(c, req, http::status::not_found, std::nullopt, -32001, "Session not found");
+  return hs;
+}
+
+void http_server::impl::get(const conn_ptr& c, http_request& req) {
+  auto hs = request_session(c, req);
+  if (!hs) return;
   if (!accepts(req, "text/event-stream")) return write_response(c, req, http::status::not_acceptable, "", "");
   std::string last(req["Last-Event-ID"]);
   std::shared_ptr<sse_stream> stream;
@@ -306,14 +317,9 @@ void http_server::impl::get(const conn_ptr& c, http_request& req) {
 }
 
 void http_server::impl::del(const conn_ptr& c, http_request& req) {
-  if (!srv.options().sessions)
-    return write_response(c, req, http::status::method_not_allowed, "", "", {{"Allow", "POST"}});
+  auto hs = request_session(c, req);
+  if (!hs) return;
   std::string sid(req["Mcp-Session-Id"]);
-  if (sid.empty())
-    return write_rpc_error(c, req, http::status::bad_request, std::nullopt, -32000,
-                           "Bad Request: Mcp-Session-Id header is required");
-  auto hs = find_session(sid);
-  if (!hs) return write_rpc_error(c, req, http::status::not_found, std::nullopt, -32001, "Session not found");
   if (options.session_store)
     if (auto gone = options.session_store->erase(sid); !gone)
       return write_rpc_error(c, req, http::status::service_unavailable, std::nullopt, -32000,

@@ -6,8 +6,8 @@
 
 #include <algorithm>
 #include <concepts>
-#include <stdexcept>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <type_traits>

@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "schema/evaluator.hpp"
-#include "tooluse/ascii.hpp"
+#include "tooluse/text.hpp"
 #include "schema/validator_access.hpp"
 
 namespace tooluse::schema {
@@ -45,18 +45,6 @@ bool is_json_number_text(const std::string& s) {
   return i == s.size();
 }
 
-bool matches_type(std::uint8_t types, const json& v) {
-  using namespace detail;
-  switch (v.type()) {
-    case json::value_t::null: return types & t_null;
-    case json::value_t::boolean: return types & t_boolean;
-    case json::value_t::string: return types & t_string;
-    case json::value_t::array: return types & t_array;
-    case json::value_t::object: return types & t_object;
-    case json::value_t::number_float:
-      return (types & t_number) || ((types & t_integer) && is_integer_value(v));
-    default: return types & (t_integer | t_number);
-  }
 }
 
 struct coercer {
@@ -75,7 +63,7 @@ struct coercer {
   // scalar converts `v` to one of `types` if a rule allows it.
   void scalar(std::uint8_t types, json& v, const std::string& path) {
     using namespace detail;
-    if (!types || matches_type(types, v)) return;
+    if (!types || type_matches(types, v)) return;
     if (v.is_number_float() && (types & t_integer) && !(types & t_number)) return;
     if (v.is_string()) {
       const std::string s = v.get<std::string>();
@@ -107,7 +95,7 @@ struct coercer {
       if (types & (t_object | t_array)) {
         auto bounded = parse_json(s);
         json parsed = bounded ? std::move(*bounded) : json(json::value_t::discarded);
-        if (!parsed.is_discarded() && matches_type(types & (t_object | t_array), parsed)) {
+        if (!parsed.is_discarded() && type_matches(types & (t_object | t_array), parsed)) {
           record(path, v, parsed, "json_string");
           v = std::move(parsed);
           return;

@@ -3,7 +3,7 @@
 #include <array>
 #include <cctype>
 
-#include "tooluse/ascii.hpp"
+#include "tooluse/text.hpp"
 #include "tooluse/enum_names.hpp"
 #include "tooluse/schema/import.hpp"
 
