@@ -6,8 +6,8 @@
 #include <cmath>
 
 #include "schema/evaluator.hpp"
-#include "tooluse/text.hpp"
 #include "schema/validator_access.hpp"
+#include "tooluse/text.hpp"
 
 namespace tooluse::schema {
 namespace {
@@ -43,8 +43,6 @@ bool is_json_number_text(const std::string& s) {
     if (i == exp) return false;
   }
   return i == s.size();
-}
-
 }
 
 struct coercer {
