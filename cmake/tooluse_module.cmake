@@ -33,6 +33,19 @@ function(tooluse_apply_flags target)
   endif()
 endfunction()
 
+# tooluse_unity(target): compile the target's files in unity batches when TOOLUSE_UNITY_BUILD is on
+# (design/build.md): each batch of TOOLUSE_UNITY_BATCH_SIZE files is one translation unit, so the
+# headers are parsed and their templates instantiated once per batch. The rule this asks of the
+# files of one target: no two define the same file-local name (an anonymous-namespace or static
+# helper), and none opens a namespace to later files with `using namespace` at namespace scope.
+# A clash is a compile error naming both definitions.
+function(tooluse_unity target)
+  if(TOOLUSE_UNITY_BUILD)
+    set_target_properties(${target} PROPERTIES UNITY_BUILD ON
+                          UNITY_BUILD_BATCH_SIZE ${TOOLUSE_UNITY_BATCH_SIZE})
+  endif()
+endfunction()
+
 set_property(GLOBAL PROPERTY TOOLUSE_MODULES "")
 set(TOOLUSE_MODULE_TREES ${PROJECT_BINARY_DIR}/modules)
 
@@ -61,6 +74,7 @@ function(tooluse_module)
               $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
   target_link_libraries(${target} PUBLIC ${M_DEPS} PRIVATE ${M_PRIVATE_DEPS})
   tooluse_apply_flags(${target})
+  tooluse_unity(${target})
   if(TOOLUSE_SANITIZE)
     # A sanitized static library needs the sanitizer runtime wherever it is linked, including a
     # program that uses the installed package (scripts/check_install.sh).
@@ -239,13 +253,10 @@ function(tooluse_test)
   # TOOLUSE_SOURCE_DIR and TOOLUSE_CLI_PATH come from tooluse_test_support (tests/tooluse_test_paths.hpp).
   target_link_libraries(${target} PRIVATE tooluse_test_support)
   tooluse_apply_flags(${target})
-  if(TOOLUSE_UNITY_BUILD)
-    # Test files are compiled in batches (design/build.md): each batch parses gtest, nlohmann/json
-    # and the tooluse headers once and instantiates their templates once. A test file's helpers
-    # therefore live in an anonymous namespace nested in a namespace named after the file when
-    # another file of the same executable uses the same names.
-    set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE ${TOOLUSE_UNITY_BATCH_SIZE})
-  endif()
+  # Test files are compiled in batches too: a test file's helpers live in an anonymous namespace
+  # nested in a namespace named after the file when another file of the same executable uses
+  # the same names.
+  tooluse_unity(${target})
   set(labels unit ${T_LABELS})
   gtest_discover_tests(${target} DISCOVERY_TIMEOUT 60 PROPERTIES LABELS "${labels}")
 endfunction()

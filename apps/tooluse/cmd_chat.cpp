@@ -230,7 +230,7 @@ int chat(chat_options& o) {
   return 0;
 }
 
-void setup(CLI::App& app, app_state& state) {
+void setup_chat(CLI::App& app, app_state& state) {
   auto o = std::make_shared<chat_options>();
   auto* cmd = app.add_subcommand("chat", "Talk with a model that can call tools (interactive)");
   add_registry_flags(*cmd, o->tools);
@@ -248,7 +248,7 @@ void setup(CLI::App& app, app_state& state) {
   cmd->callback([o, &state] { state.action = [o] { return chat(*o); }; });
 }
 
-const command_registrar reg(31, &setup);
+const command_registrar chat_registrar(31, &setup_chat);
 
 }  // namespace
 }  // namespace tooluse::cli

@@ -230,7 +230,7 @@ const CLI::App& root_of(const CLI::App& app) {
   return *a;
 }
 
-void setup(CLI::App& app, app_state& state) {
+void setup_completion(CLI::App& app, app_state& state) {
   auto shell = std::make_shared<std::string>();
   auto* cmd =
       app.add_subcommand("completion", "Print a shell completion script (bash, zsh or fish)");
@@ -269,7 +269,7 @@ void setup(CLI::App& app, app_state& state) {
   });
 }
 
-const command_registrar reg(90, &setup);
+const command_registrar completion_registrar(90, &setup_completion);
 
 }  // namespace
 }  // namespace tooluse::cli

@@ -171,7 +171,7 @@ int eval_formats() {
   return 0;
 }
 
-void setup(CLI::App& app, app_state& state) {
+void setup_eval(CLI::App& app, app_state& state) {
   auto o = std::make_shared<eval_options>();
   auto* ev = app.add_subcommand("eval", "Score tool calling as the Berkeley Function Calling Leaderboard does");
   ev->require_subcommand(1);
@@ -210,7 +210,7 @@ void setup(CLI::App& app, app_state& state) {
   formats->callback([&state] { state.action = [] { return eval_formats(); }; });
 }
 
-const command_registrar reg(75, &setup);
+const command_registrar eval_registrar(75, &setup_eval);
 
 }  // namespace
 }  // namespace tooluse::cli

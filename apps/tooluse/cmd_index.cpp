@@ -92,7 +92,7 @@ int index_list(const index_options& o) {
   return 0;
 }
 
-void setup(CLI::App& app, app_state& state) {
+void setup_index(CLI::App& app, app_state& state) {
   auto o = std::make_shared<index_options>();
   auto* index = app.add_subcommand("index", "Fill and query the document_search index (SQLite FTS5)");
   index->require_subcommand(1);
@@ -122,7 +122,7 @@ void setup(CLI::App& app, app_state& state) {
   list->callback([o, &state] { state.action = [o] { return index_list(*o); }; });
 }
 
-const command_registrar reg(60, &setup);
+const command_registrar index_registrar(60, &setup_index);
 
 }  // namespace
 }  // namespace tooluse::cli

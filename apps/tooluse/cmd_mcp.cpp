@@ -178,7 +178,7 @@ int serve(const serve_options& o) {
   return 0;
 }
 
-void setup(CLI::App& app, app_state& state) {
+void setup_mcp(CLI::App& app, app_state& state) {
   auto opts = std::make_shared<serve_options>();
   auto* mcp_cmd = app.add_subcommand("mcp", "Serve tools over the Model Context Protocol");
   mcp_cmd->require_subcommand(1);
@@ -225,7 +225,7 @@ void setup(CLI::App& app, app_state& state) {
   s->callback([opts, &state] { state.action = [opts] { return serve(*opts); }; });
 }
 
-const command_registrar reg(40, &setup);
+const command_registrar mcp_registrar(40, &setup_mcp);
 
 }  // namespace
 }  // namespace tooluse::cli

@@ -109,7 +109,7 @@ int logout(const login_flags& f) {
   return 0;
 }
 
-void setup(CLI::App& app, app_state& state) {
+void setup_mcp_auth(CLI::App& app, app_state& state) {
   CLI::App* mcp_cmd = app.get_subcommand("mcp");
   auto lf = std::make_shared<login_flags>();
   auto* login_cmd = mcp_cmd->add_subcommand(
@@ -151,7 +151,7 @@ void setup(CLI::App& app, app_state& state) {
 }
 
 // After cmd_mcp_client.cpp (41).
-const command_registrar reg(42, &setup);
+const command_registrar mcp_auth_registrar(42, &setup_mcp_auth);
 
 }  // namespace
 }  // namespace tooluse::cli

@@ -269,7 +269,7 @@ const char* call_footer =
     "Exit status: 0 ok, 1 the tool returned an error, the server failed or the call was refused,\n"
     "2 bad usage, or a destructive tool with no terminal to ask on and no --yes.";
 
-void setup(CLI::App& app, app_state& state) {
+void setup_mcp_client(CLI::App& app, app_state& state) {
   auto* mcp_cmd = mcp_command(app);
   auto lo = std::make_shared<client_flags>();
   auto* list = mcp_cmd->add_subcommand("list", "List the tools of an MCP server (stdio or HTTP)");
@@ -290,7 +290,7 @@ void setup(CLI::App& app, app_state& state) {
 }
 
 // After cmd_mcp.cpp (40), which creates the "mcp" command.
-const command_registrar reg(41, &setup);
+const command_registrar mcp_client_registrar(41, &setup_mcp_client);
 
 }  // namespace
 }  // namespace tooluse::cli

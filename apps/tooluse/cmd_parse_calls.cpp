@@ -71,7 +71,7 @@ int render_tools(const parse_calls_options& o) {
   return 0;
 }
 
-void setup(CLI::App& app, app_state& state) {
+void setup_parse_calls(CLI::App& app, app_state& state) {
   auto opts = std::make_shared<parse_calls_options>();
   auto* parse = app.add_subcommand("parse-calls", "Find the tool calls in model text read from stdin");
   complete_with(parse->add_option("--format", opts->format, "hermes, pythonic, json, fenced-json, mistral, llama3, "
@@ -92,7 +92,7 @@ void setup(CLI::App& app, app_state& state) {
   render->callback([opts, &state] { state.action = [opts] { return render_tools(*opts); }; });
 }
 
-const command_registrar reg(50, &setup);
+const command_registrar parse_calls_registrar(50, &setup_parse_calls);
 
 }  // namespace
 }  // namespace tooluse::cli

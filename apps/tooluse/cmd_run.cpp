@@ -239,7 +239,7 @@ int run_agent(run_request& o) {
 
 namespace {
 
-void setup(CLI::App& app, app_state& state) {
+void setup_run(CLI::App& app, app_state& state) {
   auto o = std::make_shared<run_request>();
   auto* cmd = app.add_subcommand("run", "Answer a question with a model that can call tools");
   cmd->add_option("question", o->question,
@@ -269,7 +269,7 @@ void setup(CLI::App& app, app_state& state) {
   cmd->callback([o, &state] { state.action = [o] { return run_agent(*o); }; });
 }
 
-const command_registrar reg(30, &setup);
+const command_registrar run_registrar(30, &setup_run);
 
 }  // namespace
 }  // namespace tooluse::cli

@@ -193,7 +193,7 @@ int resume(const runs_flags& f) {
   return run_agent(req);
 }
 
-void setup(CLI::App& app, app_state& state) {
+void setup_runs(CLI::App& app, app_state& state) {
   auto* runs = app.add_subcommand("runs", "Durable runs: list, show, resume, approve or deny them");
   runs->require_subcommand(1);
   runs->footer(
@@ -250,7 +250,7 @@ void setup(CLI::App& app, app_state& state) {
   }
 }
 
-const command_registrar reg(32, &setup);
+const command_registrar runs_registrar(32, &setup_runs);
 
 }  // namespace
 }  // namespace tooluse::cli

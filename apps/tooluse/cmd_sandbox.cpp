@@ -32,7 +32,7 @@ int sandbox_check(bool json_output) {
   return rep.usable ? 0 : 1;
 }
 
-void setup(CLI::App& app, app_state& state) {
+void setup_sandbox(CLI::App& app, app_state& state) {
   auto* sb = app.add_subcommand("sandbox", "The sandbox that code tools and MCP servers run in");
   sb->require_subcommand(1);
   auto json_output = std::make_shared<bool>(false);
@@ -45,7 +45,7 @@ void setup(CLI::App& app, app_state& state) {
   });
 }
 
-const command_registrar reg(75, &setup);
+const command_registrar sandbox_registrar(75, &setup_sandbox);
 
 }  // namespace
 }  // namespace tooluse::cli

@@ -79,7 +79,7 @@ int check(const check_options& o) {
   return 0;
 }
 
-void setup(CLI::App& app, app_state& state) {
+void setup_schema(CLI::App& app, app_state& state) {
   auto* schema = app.add_subcommand("schema", "Validate instances and translate tool schemas");
   schema->require_subcommand(1);
 
@@ -102,7 +102,7 @@ void setup(CLI::App& app, app_state& state) {
   cmd->callback([opts, &state] { state.action = [opts] { return check(*opts); }; });
 }
 
-const command_registrar reg(20, &setup);
+const command_registrar schema_registrar(20, &setup_schema);
 
 }  // namespace
 }  // namespace tooluse::cli

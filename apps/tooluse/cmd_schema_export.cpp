@@ -70,7 +70,7 @@ CLI::App* schema_command(CLI::App& app) {
   }
 }
 
-void setup(CLI::App& app, app_state& state) {
+void setup_schema_export(CLI::App& app, app_state& state) {
   auto opts = std::make_shared<export_options>();
   auto* cmd = schema_command(app)->add_subcommand(
       "export", "Translate tool definitions for a provider (OpenAI, Anthropic, Gemini, MCP)");
@@ -94,7 +94,7 @@ void setup(CLI::App& app, app_state& state) {
   cmd->callback([opts, &state] { state.action = [opts] { return export_tools(*opts); }; });
 }
 
-const command_registrar reg(21, &setup);
+const command_registrar schema_export_registrar(21, &setup_schema_export);
 
 }  // namespace
 }  // namespace tooluse::cli

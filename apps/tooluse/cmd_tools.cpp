@@ -82,7 +82,7 @@ int call_tool(const tools_options& o) {
   return r.is_error ? 1 : 0;
 }
 
-void setup(CLI::App& app, app_state& state) {
+void setup_tools(CLI::App& app, app_state& state) {
   auto opts = std::make_shared<tools_options>();
   auto* tools = app.add_subcommand("tools", "List and call the built-in tools");
   tools->require_subcommand(1);
@@ -112,7 +112,7 @@ void setup(CLI::App& app, app_state& state) {
   call->callback([opts, &state] { state.action = [opts] { return call_tool(*opts); }; });
 }
 
-const command_registrar reg(10, &setup);
+const command_registrar tools_registrar(10, &setup_tools);
 
 }  // namespace
 }  // namespace tooluse::cli

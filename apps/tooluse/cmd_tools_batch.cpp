@@ -103,7 +103,7 @@ int run_batch(const batch_options& o) {
   return any_error ? 1 : 0;
 }
 
-void setup(CLI::App& app, app_state& state) {
+void setup_tools_batch(CLI::App& app, app_state& state) {
   auto* tools = app.get_subcommand("tools");
   auto opts = std::make_shared<batch_options>();
   auto* batch = tools->add_subcommand("batch", "Run an array of calls in parallel, in order");
@@ -124,7 +124,7 @@ void setup(CLI::App& app, app_state& state) {
   batch->callback([opts, &state] { state.action = [opts] { return run_batch(*opts); }; });
 }
 
-const command_registrar reg(11, &setup);
+const command_registrar tools_batch_registrar(11, &setup_tools_batch);
 
 }  // namespace
 }  // namespace tooluse::cli

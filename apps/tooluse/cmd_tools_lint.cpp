@@ -76,7 +76,7 @@ int lint(const lint_options& o) {
   return errors > 0 || (o.strict && warnings > 0) ? 1 : 0;
 }
 
-void setup(CLI::App& app, app_state& state) {
+void setup_tools_lint(CLI::App& app, app_state& state) {
   auto* tools = app.get_subcommand("tools");
   auto o = std::make_shared<lint_options>();
   auto* cmd =
@@ -100,7 +100,7 @@ void setup(CLI::App& app, app_state& state) {
   cmd->callback([o, &state] { state.action = [o] { return lint(*o); }; });
 }
 
-const command_registrar reg(12, &setup);
+const command_registrar tools_lint_registrar(12, &setup_tools_lint);
 
 }  // namespace
 }  // namespace tooluse::cli

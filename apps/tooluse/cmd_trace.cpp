@@ -145,7 +145,7 @@ int serve(const trace_options& o) {
   return exit_status::ok;
 }
 
-void setup(CLI::App& app, app_state& state) {
+void setup_trace(CLI::App& app, app_state& state) {
   auto o = std::make_shared<trace_options>();
   auto* trace = app.add_subcommand(
       "trace", "Look at runs recorded with tooluse run --trace or kept in a run store");
@@ -173,7 +173,7 @@ void setup(CLI::App& app, app_state& state) {
   s->callback([o, &state] { state.action = [o] { return serve(*o); }; });
 }
 
-const command_registrar reg(50, &setup);
+const command_registrar trace_registrar(50, &setup_trace);
 
 }  // namespace
 }  // namespace tooluse::cli

@@ -64,7 +64,7 @@ int run_worker(worker_flags& f) {
   return 0;
 }
 
-void setup(CLI::App& app, app_state& state) {
+void setup_worker(CLI::App& app, app_state& state) {
   auto f = std::make_shared<worker_flags>();
   auto* cmd =
       app.add_subcommand("worker", "Run tool calls from a PostgreSQL queue (tooluse run --queue)");
@@ -97,7 +97,7 @@ void setup(CLI::App& app, app_state& state) {
   cmd->callback([f, &state] { state.action = [f] { return run_worker(*f); }; });
 }
 
-const command_registrar reg(33, &setup);
+const command_registrar worker_registrar(33, &setup_worker);
 
 }  // namespace
 }  // namespace tooluse::cli

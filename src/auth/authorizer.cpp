@@ -15,7 +15,7 @@ namespace {
 std::string joined_www_authenticate(const std::vector<http::header>& hs) {
   std::string v;
   for (const auto& h : hs)
-    if (lower(h.name) == "www-authenticate") v += (v.empty() ? "" : ", ") + h.value;
+    if (ascii_lower(h.name) == "www-authenticate") v += (v.empty() ? "" : ", ") + h.value;
   return v;
 }
 
@@ -86,7 +86,7 @@ result<bool> oauth_client::on_challenge(int status, const std::vector<http::head
   auto challenges = parse_www_authenticate(joined_www_authenticate(response));
   challenge c;
   for (const auto& x : challenges) {
-    auto s = lower(x.scheme);
+    auto s = ascii_lower(x.scheme);
     if (s == "bearer" || s == "dpop") {
       c = x;
       if (!x.param("error").empty() || !x.param("resource_metadata").empty()) break;
@@ -200,7 +200,7 @@ void oauth_client::load_state() {
   if (s->dpop_key) {
     if (auto k = signing_key::from_pem(*s->dpop_key, "ES256")) {
       dpop_key_ = *k;
-      dpop_bound_ = lower(tokens_.token_type) == "dpop";
+      dpop_bound_ = ascii_lower(tokens_.token_type) == "dpop";
     }
   }
   // The metadata is fetched again when first needed (refresh needs the token endpoint).

@@ -241,7 +241,7 @@ status oauth_client::accept_tokens(const wire::token_response& body, bool keep_r
     t.refresh_token = *body.refresh_token;
   else if (keep_refresh)
     t.refresh_token = tokens_.refresh_token;
-  dpop_bound_ = detail::lower(t.token_type) == "dpop";
+  dpop_bound_ = ascii_lower(t.token_type) == "dpop";
   tokens_ = std::move(t);
   save_state();
   return {};

@@ -245,10 +245,10 @@ rs_decision resource_server::check(std::string_view method, std::string_view tar
   }
   std::string authz;
   for (const auto& [k, v] : headers)
-    if (detail::lower(k) == "authorization") authz = v;
+    if (ascii_lower(k) == "authorization") authz = v;
   std::string required = join(o_.required_scopes);
   if (authz.empty()) return challenge(401, "", "", required);
-  if (detail::lower(authz.substr(0, 7)) != "bearer ")
+  if (ascii_lower(authz.substr(0, 7)) != "bearer ")
     return challenge(401, "invalid_request", "use the Bearer scheme", required);
   std::string token = authz.substr(7);
   while (!token.empty() && token.front() == ' ') token.erase(0, 1);

@@ -15,12 +15,6 @@ namespace detail {
 
 namespace urls = boost::urls;
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 long long now_seconds() {
   return std::chrono::duration_cast<std::chrono::seconds>(
              std::chrono::system_clock::now().time_since_epoch())
@@ -88,8 +82,8 @@ url_parts split_url(std::string_view url) {
   url_parts p;
   auto u = urls::parse_uri(url);
   if (!u || !u->has_authority()) return p;
-  p.scheme = lower(u->scheme());
-  p.authority = lower(u->encoded_authority());
+  p.scheme = ascii_lower(u->scheme());
+  p.authority = ascii_lower(u->encoded_authority());
   p.path = u->encoded_path();
   if (u->has_query()) p.query = u->encoded_query();
   p.ok = !p.scheme.empty() && !p.authority.empty();
@@ -187,7 +181,7 @@ std::vector<challenge> parse_www_authenticate(std::string_view v) {
         while (i < v.size() && v[i] != ',' && v[i] != ' ') ++i;
         value = std::string(v.substr(s, i - s));
       }
-      out.back().params.emplace_back(detail::lower(name), value);
+      out.back().params.emplace_back(ascii_lower(name), value);
     } else if (!name.empty()) {
       out.push_back({.scheme = name, .params = {}});
       // a token68 after the scheme is skipped

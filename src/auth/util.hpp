@@ -9,6 +9,7 @@
 #include "tooluse/http/client.hpp"
 #include "tooluse/json.hpp"
 #include "tooluse/result.hpp"
+#include "tooluse/text.hpp"
 
 namespace tooluse::auth::detail {
 
@@ -43,7 +44,6 @@ result<json_response> get_json(const http::transport& send, const std::string& u
 result<json_response> post_form(const http::transport& send, const std::string& url, const form& f,
                                 const std::vector<http::header>& extra);
 
-std::string lower(std::string_view s);
 long long now_seconds();
 
 }  // namespace tooluse::auth::detail

@@ -54,30 +54,31 @@ class parser {
     return "\"" + std::string(1, static_cast<char>(c)) + "\"";
   }
 
-  result<calc_value> additive() {
-    auto left = multiplicative();
-    while (left && (peek_op("+") || peek_op("-"))) {
+  // left_assoc parses `operand (op operand)*` while `at_op` sees an operator of this level
+  // next, folding to the left.
+  template <class AtOp, class Operand>
+  result<calc_value> left_assoc(AtOp at_op, Operand operand) {
+    auto left = operand();
+    while (left && at_op()) {
       char op = s_[i_];
-      std::size_t at_op = pos();
+      std::size_t op_pos = pos();
       ++i_;
-      auto right = multiplicative();
+      auto right = operand();
       if (!right) return right;
-      left = binary(op, *left, *right, at_op);
+      left = binary(op, *left, *right, op_pos);
     }
     return left;
   }
 
+  result<calc_value> additive() {
+    return left_assoc([&] { return peek_op("+") || peek_op("-"); },
+                      [&] { return multiplicative(); });
+  }
+
   result<calc_value> multiplicative() {
-    auto left = unary();
-    while (left && ((peek_op("*") && !peek_op("**")) || peek_op("/") || peek_op("%"))) {
-      char op = s_[i_];
-      std::size_t at_op = pos();
-      ++i_;
-      auto right = unary();
-      if (!right) return right;
-      left = binary(op, *left, *right, at_op);
-    }
-    return left;
+    return left_assoc(
+        [&] { return (peek_op("*") && !peek_op("**")) || peek_op("/") || peek_op("%"); },
+        [&] { return unary(); });
   }
 
   // unary binds looser than ^ (so -2^2 is -4) and is where every recursion passes, so the

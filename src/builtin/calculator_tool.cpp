@@ -1,5 +1,6 @@
 // The `calculator` tool: a typed tool over evaluate().
 #include "tooluse/builtin/calculator.hpp"
+#include "builtin/tool_util.hpp"
 #include "tooluse/tools/typed.hpp"
 
 namespace tooluse::builtin {
@@ -24,17 +25,12 @@ const char* const description =
 }  // namespace
 
 void register_calculator(tool_registry& registry, const calc_limits& limits) {
-  tool definition{.name = "calculator",
-                  .title = "Calculator",
-                  .description = description,
-                  .annotations = {.read_only = true,
-                                  .destructive = false,
-                                  .idempotent = true,
-                                  .open_world = false},
-                  .category = "math",
-                  .version = "1.0.0",
-                  .tags = {"math", "builtin"},
-                  .synchronous = true};  // bounded by calc_limits, no I/O: runs inline
+  tool definition =
+      detail::builtin_tool("calculator", "Calculator", description,
+                           {.annotations = detail::hints::reads,
+                            .category = "math",
+                            .tags = {"math", "builtin"},
+                            .synchronous = true});  // bounded by calc_limits, no I/O: runs inline
   add_tool(registry, std::move(definition), [limits](const calculator_args& in) -> result<std::string> {
     auto v = evaluate(in.expression, limits);
     if (!v) return fail(v.error());

@@ -3,10 +3,38 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <stdexcept>
 
 #include "builtin/tool_util.hpp"
 
 namespace tooluse::builtin::detail {
+
+tool code_tool(std::string name, std::string title, std::string tag,
+               std::chrono::milliseconds max_timeout, sandbox::policy policy,
+               std::string description) {
+  std::size_t memory_limit_mb = policy.memory_limit_mb;
+  return builtin_tool(std::move(name), std::move(title), std::move(description),
+                      {.annotations = hints::changes,
+                       .category = "system",
+                       .tags = {std::move(tag), "exec"},
+                       .timeout = max_timeout + std::chrono::seconds(5),
+                       .rate = {.calls = 30, .window = std::chrono::minutes(1)},
+                       .max_parallel = 2,
+                       .dangerous = true,
+                       .sandboxed = true,
+                       .memory_limit_mb = memory_limit_mb,
+                       .sandbox_policy = std::move(policy),
+                       .sandboxed_by_handler = true});
+}
+
+std::filesystem::path code_work_folder(const std::filesystem::path& dir, const std::string& tool) {
+  std::error_code ec;
+  auto work = std::filesystem::canonical(dir.empty() ? std::filesystem::path(".") : dir, ec);
+  if (ec || !std::filesystem::is_directory(work))
+    throw std::invalid_argument(tool + " work folder \"" + dir.string() +
+                                "\" is not an existing folder");
+  return work;
+}
 
 std::chrono::milliseconds code_timeout(const std::optional<double>& asked,
                                        std::chrono::milliseconds fallback,

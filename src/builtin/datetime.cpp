@@ -304,31 +304,29 @@ void register_datetime(tool_registry& registry, const datetime_options& options)
   state->options = options;
   add_tool(
       registry,
-      {.name = "datetime",
-       .title = "Date and time",
-       .description =
-           "Get the current date and time in any time zone, convert a time between zones, compute "
-           "the difference between two dates, or add a duration to a date. Use it whenever an "
-           "answer depends on today's date, a weekday, an age, a deadline or a time zone: do not "
-           "guess dates. Returns one line per instant (ISO 8601, weekday, zone) or the "
-           "difference in days, hours, minutes and seconds, with the same as structured data.\n"
-           "Operations: \"now\" (timezone); \"convert\" (datetime in timezone -> to_timezone); "
-           "\"difference\" (from datetime to end, in timezone); \"add\" (datetime plus years, "
-           "months, weeks, days, hours, minutes, seconds; negative values subtract).\n"
-           "Dates are ISO 8601: \"2024-03-10\", \"2024-03-10T14:30\", or with an offset "
-           "\"2024-03-10T14:30:00+01:00\"; \"now\" means the current time. Time zones are IANA "
-           "names (\"Europe/Paris\", \"America/New_York\", \"Asia/Kolkata\"), \"UTC\" or offsets "
-           "(\"+05:30\").\n"
-           "Examples: {\"operation\": \"now\", \"timezone\": \"Asia/Tokyo\"}; "
-           "{\"operation\": \"convert\", \"datetime\": \"2024-07-01T09:00\", \"timezone\": "
-           "\"America/New_York\", \"to_timezone\": \"Europe/Berlin\"}; {\"operation\": "
-           "\"difference\", \"datetime\": \"1969-07-20\", \"end\": \"now\"}",
-       .annotations =
-           {.read_only = true, .destructive = false, .idempotent = false, .open_world = false},
-       .category = "time",
-       .version = "1.0.0",
-       .tags = {"time", "date"},
-       .timeout = std::chrono::seconds(5)},
+      detail::builtin_tool(
+          "datetime", "Date and time",
+          "Get the current date and time in any time zone, convert a time between zones, compute "
+          "the difference between two dates, or add a duration to a date. Use it whenever an "
+          "answer depends on today's date, a weekday, an age, a deadline or a time zone: do not "
+          "guess dates. Returns one line per instant (ISO 8601, weekday, zone) or the "
+          "difference in days, hours, minutes and seconds, with the same as structured data.\n"
+          "Operations: \"now\" (timezone); \"convert\" (datetime in timezone -> to_timezone); "
+          "\"difference\" (from datetime to end, in timezone); \"add\" (datetime plus years, "
+          "months, weeks, days, hours, minutes, seconds; negative values subtract).\n"
+          "Dates are ISO 8601: \"2024-03-10\", \"2024-03-10T14:30\", or with an offset "
+          "\"2024-03-10T14:30:00+01:00\"; \"now\" means the current time. Time zones are IANA "
+          "names (\"Europe/Paris\", \"America/New_York\", \"Asia/Kolkata\"), \"UTC\" or offsets "
+          "(\"+05:30\").\n"
+          "Examples: {\"operation\": \"now\", \"timezone\": \"Asia/Tokyo\"}; "
+          "{\"operation\": \"convert\", \"datetime\": \"2024-07-01T09:00\", \"timezone\": "
+          "\"America/New_York\", \"to_timezone\": \"Europe/Berlin\"}; {\"operation\": "
+          "\"difference\", \"datetime\": \"1969-07-20\", \"end\": \"now\"}",
+          // Reads, but not idempotent: "now" moves on.
+          {.annotations = detail::hints::make(false, false, false),
+           .category = "time",
+           .tags = {"time", "date"},
+           .timeout = std::chrono::seconds(5)}),
       [state](const datetime_args& a) { return run(*state, a); });
 }
 

@@ -140,29 +140,24 @@ class document_search_tool {
 };
 
 tool document_search_tool::definition() const {
-  return {
-      .name = "document_search",
-      .title = "Search indexed documents",
-      .description =
-          "Full-text search over a persistent index of documents (notes, docs, source files), "
-          "ranked by relevance (BM25) with a snippet showing the matching words in [brackets].\n"
-          "Use it to find which documents talk about something before reading them; prefer it "
-          "to file_search for questions in natural language over many documents. Actions: "
-          "\"search\" (query, limit), \"add_text\" (id, text, title), \"add_file\" (path of a "
-          "file or folder inside the project, indexed recursively), \"remove\" (id), \"list\". "
-          "The index survives restarts; the user can also fill it with `tooluse index add`. "
-          "Returns the matching documents best first, each with its id, score and snippet, or "
-          "what was added, removed or listed.\n"
-          "Examples: {\"action\": \"search\", \"query\": \"retry policy for HTTP errors\"}; "
-          "{\"action\": \"add_text\", \"id\": \"meeting-2024-05-02\", \"text\": \"...\"}",
-      .annotations = {.read_only = false,
-                      .destructive = false,
-                      .idempotent = true,
-                      .open_world = false},
-      .category = "search",
-      .version = "1.0.0",
-      .tags = {"search", "documents", "stateful"},
-      .timeout = std::chrono::seconds(60)};
+  return builtin_tool(
+      "document_search", "Search indexed documents",
+      "Full-text search over a persistent index of documents (notes, docs, source files), "
+      "ranked by relevance (BM25) with a snippet showing the matching words in [brackets].\n"
+      "Use it to find which documents talk about something before reading them; prefer it "
+      "to file_search for questions in natural language over many documents. Actions: "
+      "\"search\" (query, limit), \"add_text\" (id, text, title), \"add_file\" (path of a "
+      "file or folder inside the project, indexed recursively), \"remove\" (id), \"list\". "
+      "The index survives restarts; the user can also fill it with `tooluse index add`. "
+      "Returns the matching documents best first, each with its id, score and snippet, or "
+      "what was added, removed or listed.\n"
+      "Examples: {\"action\": \"search\", \"query\": \"retry policy for HTTP errors\"}; "
+      "{\"action\": \"add_text\", \"id\": \"meeting-2024-05-02\", \"text\": \"...\"}",
+      {.annotations =
+           {.read_only = false, .destructive = false, .idempotent = true, .open_world = false},
+       .category = "search",
+       .tags = {"search", "documents", "stateful"},
+       .timeout = std::chrono::seconds(60)});
 }
 
 }  // namespace

@@ -167,16 +167,26 @@ bool skipped_dir(const fs::path& p) {
   return n == ".git" || n == "node_modules" || n == ".hg" || n == ".svn";
 }
 
+// folder_arg resolves `path`, a folder argument ("." is the root); when it is not a folder, the
+// message ends with `otherwise`.
+result<fs::path> folder_arg(const files_state& s, const std::string& path,
+                            const std::string& otherwise) {
+  auto dir = s.guard.resolve(path == "." ? "" : path);
+  if (!dir) return dir;
+  std::error_code ec;
+  if (!fs::is_directory(*dir, ec))
+    return fail(errc::invalid_argument, "\"" + path + "\" is not a folder; " + otherwise);
+  return dir;
+}
+
 tool_result file_list(const files_state& s, const file_list_args& args) {
   const std::string& path = args.path;
   bool recursive = args.recursive;
   bool include_hidden = args.include_hidden;
   auto max_entries = static_cast<std::size_t>(std::max<std::int64_t>(1, args.max_entries));
-  auto dir = s.guard.resolve(path == "." ? "" : path);
+  auto dir = folder_arg(s, path, "use file_read for files");
   if (!dir) return error_result(dir.error());
   std::error_code ec;
-  if (!fs::is_directory(*dir, ec))
-    return tool_result::error("\"" + path + "\" is not a folder; use file_read for files");
   json entries = json::array();
   std::string text;
   bool truncated = false;
@@ -264,11 +274,8 @@ tool_result file_search(const files_state& s, const file_search_args& args) {
   auto spec = make_search_spec(args);
   if (!spec) return error_result(spec.error());
   const std::string& path = args.path;
-  auto dir = s.guard.resolve(path == "." ? "" : path);
+  auto dir = folder_arg(s, path, "give a folder to search in");
   if (!dir) return error_result(dir.error());
-  std::error_code dir_ec;
-  if (!fs::is_directory(*dir, dir_ec))
-    return tool_result::error("\"" + path + "\" is not a folder; give a folder to search in");
   json matches = json::array();
   std::string text;
   std::size_t files_seen = 0;
@@ -302,83 +309,58 @@ tool_result file_search(const files_state& s, const file_search_args& args) {
       {{"matches", matches}, {"files_scanned", files_seen}, {"truncated", truncated}});
 }
 
-void add_file_read(tool_registry& registry, std::shared_ptr<const files_state> state) {
-  const tool_annotations read_only{
-      .read_only = true, .destructive = false, .idempotent = true, .open_world = false};
-  add_tool(
-      registry,
-      {.name = "file_read",
-       .title = "Read a file",
-       .description =
-           "Read a text file inside the project folder, optionally only a range of lines. "
-           "Returns the text; the structured result adds the line range, the file's total lines "
-           "and whether the text was cut.\n"
-           "Use it to look at source code, configuration or notes before answering or editing. "
-           "Do not use it for folders (use file_list or project_structure) or to find where "
-           "something is (use file_search first).\n"
-           "Paths are relative to the project root, e.g. \"src/main.cpp\"; \"..\" and absolute "
-           "paths are refused. Binary files are refused. Long files are cut at about 256 KiB: "
-           "read the rest with start_line.\n"
-           "Example: {\"path\": \"src/main.cpp\", \"start_line\": 40, \"end_line\": 80}",
-       .annotations = read_only,
-       .category = "files",
-       .version = "1.0.0",
-       .tags = {"files", "read"},
-       .timeout = std::chrono::seconds(10)},
-      [state](const file_read_args& a) { return file_read(*state, a); });
-}
-
-void add_file_list(tool_registry& registry, std::shared_ptr<const files_state> state) {
-  const tool_annotations read_only{
-      .read_only = true, .destructive = false, .idempotent = true, .open_world = false};
-  add_tool(
-      registry,
-      {.name = "file_list",
-       .title = "List a folder",
-       .description =
-           "List the files and folders in a folder of the project, with sizes. Returns one line "
-           "per entry: its path and size.\n"
-           "Use it to see what is in one folder; for an overview of the whole project use "
-           "project_structure, to find files by name or content use file_search. Hidden entries "
-           "(names starting with \".\") are left out unless include_hidden is true.\n"
-           "Example: {\"path\": \"src\", \"recursive\": true, \"max_entries\": 100}",
-       .annotations = read_only,
-       .category = "files",
-       .version = "1.0.0",
-       .tags = {"files", "read"},
-       .timeout = std::chrono::seconds(10)},
-      [state](const file_list_args& a) { return file_list(*state, a); });
-}
-
-void add_file_search(tool_registry& registry, std::shared_ptr<const files_state> state) {
-  const tool_annotations read_only{
-      .read_only = true, .destructive = false, .idempotent = true, .open_world = false};
-  add_tool(
-      registry,
-      {.name = "file_search",
-       .title = "Search files by name and content",
-       .description =
-           "Find files in the project by file name (a glob such as \"*.py\" or \"test_*\") and/or "
-           "by content (text or a regular expression), returning paths and matching lines "
-           "with line numbers.\n"
-           "Use it to locate a definition, a setting or an error message before reading the "
-           "file. Content search is case-insensitive unless case_sensitive is true, skips "
-           "binary files, .git and node_modules. Regexes use RE2 syntax (no backreferences).\n"
-           "Example: {\"content\": \"def parse_args\", \"name\": \"*.py\"}",
-       .annotations = read_only,
-       .category = "files",
-       .version = "1.0.0",
-       .tags = {"files", "search"},
-       .timeout = std::chrono::seconds(30)},
-      [state](const file_search_args& a) { return file_search(*state, a); });
-}
-
 }  // namespace
 
+tool file_tool(std::string name, std::string title, const tool_annotations& hints, std::string tag,
+               std::chrono::seconds timeout, std::string description) {
+  return builtin_tool(std::move(name), std::move(title), std::move(description),
+                      {.annotations = hints,
+                       .category = "files",
+                       .tags = {"files", std::move(tag)},
+                       .timeout = timeout,
+                       .dangerous = hints.destructive == true});
+}
+
 void register_read_tools(tool_registry& registry, std::shared_ptr<const files_state> state) {
-  add_file_read(registry, state);
-  add_file_list(registry, state);
-  add_file_search(registry, state);
+  add_tool(
+      registry,
+      file_tool(
+          "file_read", "Read a file", hints::reads, "read", std::chrono::seconds(10),
+          "Read a text file inside the project folder, optionally only a range of lines. "
+          "Returns the text; the structured result adds the line range, the file's total lines "
+          "and whether the text was cut.\n"
+          "Use it to look at source code, configuration or notes before answering or editing. "
+          "Do not use it for folders (use file_list or project_structure) or to find where "
+          "something is (use file_search first).\n"
+          "Paths are relative to the project root, e.g. \"src/main.cpp\"; \"..\" and absolute "
+          "paths are refused. Binary files are refused. Long files are cut at about 256 KiB: "
+          "read the rest with start_line.\n"
+          "Example: {\"path\": \"src/main.cpp\", \"start_line\": 40, \"end_line\": 80}"),
+      [state](const file_read_args& a) { return file_read(*state, a); });
+  add_tool(
+      registry,
+      file_tool(
+          "file_list", "List a folder", hints::reads, "read", std::chrono::seconds(10),
+          "List the files and folders in a folder of the project, with sizes. Returns one line "
+          "per entry: its path and size.\n"
+          "Use it to see what is in one folder; for an overview of the whole project use "
+          "project_structure, to find files by name or content use file_search. Hidden entries "
+          "(names starting with \".\") are left out unless include_hidden is true.\n"
+          "Example: {\"path\": \"src\", \"recursive\": true, \"max_entries\": 100}"),
+      [state](const file_list_args& a) { return file_list(*state, a); });
+  add_tool(
+      registry,
+      file_tool(
+          "file_search", "Search files by name and content", hints::reads, "search",
+          std::chrono::seconds(30),
+          "Find files in the project by file name (a glob such as \"*.py\" or \"test_*\") and/or "
+          "by content (text or a regular expression), returning paths and matching lines "
+          "with line numbers.\n"
+          "Use it to locate a definition, a setting or an error message before reading the "
+          "file. Content search is case-insensitive unless case_sensitive is true, skips "
+          "binary files, .git and node_modules. Regexes use RE2 syntax (no backreferences).\n"
+          "Example: {\"content\": \"def parse_args\", \"name\": \"*.py\"}"),
+      [state](const file_search_args& a) { return file_search(*state, a); });
 }
 
 }  // namespace tooluse::builtin::detail

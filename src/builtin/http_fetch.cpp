@@ -3,6 +3,7 @@
 #include "builtin/path_guard.hpp"
 #include "builtin/tool_util.hpp"
 #include "builtin/web_impl.hpp"
+#include "tooluse/text.hpp"
 #include "tooluse/tools/typed.hpp"
 
 namespace tooluse::builtin::detail {
@@ -14,11 +15,6 @@ struct fetched {
   bool truncated = false;
   int redirects = 0;
 };
-
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 // fetch follows at most max_redirects redirects, checking the destination of every hop.
 result<fetched> fetch(const web_state& s, std::string url, const std::stop_token& stop) {
@@ -60,7 +56,7 @@ result<fetched> fetch(const web_state& s, std::string url, const std::stop_token
     }
     f.status = status;
     f.url = url;
-    f.content_type = lower(http::find_header(headers, "Content-Type").value_or(""));
+    f.content_type = ascii_lower(http::find_header(headers, "Content-Type").value_or(""));
     auto location = http::find_header(headers, "Location");
     if (status >= 300 && status < 400 && location) {
       if (hop >= o.max_redirects)
@@ -141,24 +137,16 @@ tool_result http_fetch(const web_state& s, const http_fetch_args& args, call_con
 void register_fetch_tool(tool_registry& registry, std::shared_ptr<const web_state> state) {
   add_tool(
       registry,
-      {.name = "http_fetch",
-       .title = "Fetch a web page",
-       .description =
-           "Download a public web page or text file and return it as readable text (HTML is "
-           "converted: the main content first, scripts and navigation dropped).\n"
-           "Use it to read a page found with web_search or a URL the user gave. Only public "
-           "http(s) addresses are allowed: local, private and cloud-metadata addresses are "
-           "refused. Long pages are cut at max_chars; continue with start_char. Not for "
-           "binary files (PDF, images).\n"
-           "Example: {\"url\": \"https://example.org/article\", \"max_chars\": 8000}",
-       .annotations =
-           {.read_only = true, .destructive = false, .idempotent = true, .open_world = true},
-       .category = "web",
-       .version = "1.0.0",
-       .tags = {"web", "fetch", "network"},
-       .timeout =
-           state->options.timeout * (state->options.max_redirects + 1) + std::chrono::seconds(5),
-       .rate = {.calls = 60, .window = std::chrono::minutes(1)}},
+      web_tool(
+          "http_fetch", "Fetch a web page", hints::reads_web, "fetch",
+          state->options.timeout * (state->options.max_redirects + 1) + std::chrono::seconds(5), 60,
+          "Download a public web page or text file and return it as readable text (HTML is "
+          "converted: the main content first, scripts and navigation dropped).\n"
+          "Use it to read a page found with web_search or a URL the user gave. Only public "
+          "http(s) addresses are allowed: local, private and cloud-metadata addresses are "
+          "refused. Long pages are cut at max_chars; continue with start_char. Not for "
+          "binary files (PDF, images).\n"
+          "Example: {\"url\": \"https://example.org/article\", \"max_chars\": 8000}"),
       [state](const http_fetch_args& a, call_context& ctx) { return http_fetch(*state, a, ctx); });
 }
 

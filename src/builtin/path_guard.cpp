@@ -12,6 +12,8 @@
 #include <optional>
 #include <stdexcept>
 
+#include "tooluse/text.hpp"
+
 namespace tooluse::builtin::detail {
 namespace fs = std::filesystem;
 
@@ -21,13 +23,6 @@ error refused(std::string_view path, std::string_view why) {
   return error{errc::permission_denied,
                "path \"" + std::string(path) + "\" is refused: " + std::string(why) +
                    "; give a path relative to the root folder, e.g. \"src/main.cpp\""};
-}
-
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
 }
 
 // percent_decode decodes %XX once; the caller repeats it to catch double encoding.

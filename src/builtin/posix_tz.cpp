@@ -13,8 +13,6 @@
 namespace tooluse::builtin::detail {
 namespace {
 
-using namespace date;
-
 // cursor walks a TZ string; each read_* returns false (and leaves the rule unusable) on error.
 struct cursor {
   std::string_view s;
@@ -92,23 +90,23 @@ struct cursor {
 // day_of returns the day (days since the epoch) a transition date falls on in `y`.
 std::int64_t day_of(const posix_rule::transition_date& d, int y) {
   using form = posix_rule::transition_date::form;
-  year yr{y};
-  sys_days jan1 = sys_days{yr / January / 1};
+  date::year yr{y};
+  date::sys_days jan1 = date::sys_days{yr / date::January / 1};
   switch (d.kind) {
     case form::julian: {
       int n = d.day - 1;  // 0-based, February 29 not counted
       if (yr.is_leap() && d.day >= 60) ++n;
-      return (jan1 + days{n}).time_since_epoch().count();
+      return (jan1 + date::days{n}).time_since_epoch().count();
     }
     case form::zero_based:
-      return (jan1 + days{d.day}).time_since_epoch().count();
+      return (jan1 + date::days{d.day}).time_since_epoch().count();
     case form::month_week_day:
       break;
   }
-  month m{static_cast<unsigned>(d.month)};
-  weekday wd{static_cast<unsigned>(d.day)};
-  sys_days day = d.week == 5 ? sys_days{yr / m / wd[last]}
-                             : sys_days{yr / m / wd[static_cast<unsigned>(d.week)]};
+  date::month m{static_cast<unsigned>(d.month)};
+  date::weekday wd{static_cast<unsigned>(d.day)};
+  date::sys_days day = d.week == 5 ? date::sys_days{yr / m / wd[date::last]}
+                                   : date::sys_days{yr / m / wd[static_cast<unsigned>(d.week)]};
   return day.time_since_epoch().count();
 }
 
@@ -144,8 +142,8 @@ zone_offset posix_rule::at(std::int64_t utc) const {
   // The transitions of the year before, this one and the next, in time order; the last one at
   // or before `utc` is in force. At equal instants an end sorts before a start, so a zone in
   // summer time all year (RFC 8536 section 3.3.1) stays in it.
-  int y = static_cast<int>(
-      year_month_day{floor<days>(sys_seconds{std::chrono::seconds{utc + std_offset}})}.year());
+  date::sys_seconds local{std::chrono::seconds{utc + std_offset}};
+  int y = static_cast<int>(date::year_month_day{date::floor<date::days>(local)}.year());
   std::array<std::pair<std::int64_t, bool>, 6> changes{};
   std::size_t n = 0;
   for (int k = y - 1; k <= y + 1; ++k) {

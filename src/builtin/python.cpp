@@ -46,38 +46,20 @@ tool_result run_python(const python_state& s, const python_args& a, call_context
 void register_python(tool_registry& registry, const python_options& options) {
   auto state = std::make_shared<python_state>();
   state->options = options;
-  std::error_code ec;
-  state->work = fs::canonical(options.work_dir.empty() ? fs::path(".") : options.work_dir, ec);
-  if (ec || !fs::is_directory(state->work))
-    throw std::invalid_argument("python work folder \"" + options.work_dir.string() +
-                                "\" is not an existing folder");
+  state->work = code_work_folder(options.work_dir, "python");
   const std::string mb = std::to_string(options.policy.memory_limit_mb);
   add_tool(
       registry,
-      {.name = "python",
-       .title = "Run Python code (sandboxed)",
-       .description =
-           "Run Python 3 code in the project folder and return its exit code, stdout and stderr. "
-           "Use it for calculations, data processing and checking ideas; print the results you "
-           "need. Only the standard library is certain to be there.\n"
-           "It runs in a sandbox: no network, the system is read-only, only the project folder is "
-           "writable, /tmp is private, memory is limited to " + mb +
-           " MB; it is killed after timeout_seconds (default 30, max 300). Every call needs the "
-           "user's approval. There is no input.\n"
-           "Example: {\"code\": \"import statistics\\nprint(statistics.mean([1, 2, 4]))\"}",
-       .annotations =
-           {.read_only = false, .destructive = true, .idempotent = false, .open_world = false},
-       .category = "system",
-       .version = "1.0.0",
-       .tags = {"python", "exec"},
-       .timeout = options.max_timeout + std::chrono::seconds(5),
-       .rate = {.calls = 30, .window = std::chrono::minutes(1)},
-       .max_parallel = 2,
-       .dangerous = true,
-       .sandboxed = true,
-       .memory_limit_mb = options.policy.memory_limit_mb,
-       .sandbox_policy = options.policy,
-       .sandboxed_by_handler = true},
+      code_tool(
+          "python", "Run Python code (sandboxed)", "python", options.max_timeout, options.policy,
+          "Run Python 3 code in the project folder and return its exit code, stdout and stderr. "
+          "Use it for calculations, data processing and checking ideas; print the results you "
+          "need. Only the standard library is certain to be there.\n"
+          "It runs in a sandbox: no network, the system is read-only, only the project folder is "
+          "writable, /tmp is private, memory is limited to " + mb +
+          " MB; it is killed after timeout_seconds (default 30, max 300). Every call needs the "
+          "user's approval. There is no input.\n"
+          "Example: {\"code\": \"import statistics\\nprint(statistics.mean([1, 2, 4]))\"}"),
       [state](const python_args& a, call_context& ctx) { return run_python(*state, a, ctx); });
 }
 

@@ -212,39 +212,22 @@ sandbox_status probe_sandbox(const shell_options& options) {
 void register_shell(tool_registry& registry, const shell_options& options) {
   auto state = std::make_shared<shell_state>();
   state->options = options;
-  std::error_code ec;
-  state->work = fs::canonical(options.work_dir.empty() ? fs::path(".") : options.work_dir, ec);
-  if (ec || !fs::is_directory(state->work))
-    throw std::invalid_argument("shell work folder \"" + options.work_dir.string() +
-                                "\" is not an existing folder");
+  state->work = code_work_folder(options.work_dir, "shell");
   add_tool(
       registry,
-      {.name = "shell",
-       .title = "Run a shell command (sandboxed)",
-       .description =
-           "Run a command with /bin/sh in the project folder and return its exit code, stdout and "
-           "stderr. Use it to build, run tests, or inspect things no other tool covers; prefer "
-           "file_read, file_search and file_list for looking at files.\n"
-           "It runs in a sandbox: no network, the system is read-only, only the project folder is "
-           "writable, /tmp is private and empty, memory is limited to " +
-           std::to_string(options.policy.memory_limit_mb) +
-           " MB; it is killed after timeout_seconds (default 30, "
-           "max 300) and output beyond 64 KiB per stream is dropped. Every call needs the user's "
-           "approval. Do not run interactive programs (there is no input).\n"
-           "Example: {\"command\": \"make test 2>&1 | tail -20\", \"timeout_seconds\": 120}",
-       .annotations =
-           {.read_only = false, .destructive = true, .idempotent = false, .open_world = false},
-       .category = "system",
-       .version = "1.0.0",
-       .tags = {"shell", "exec"},
-       .timeout = options.max_timeout + std::chrono::seconds(5),
-       .rate = {.calls = 30, .window = std::chrono::minutes(1)},
-       .max_parallel = 2,
-       .dangerous = true,
-       .sandboxed = true,
-       .memory_limit_mb = options.policy.memory_limit_mb,
-       .sandbox_policy = shell_policy(options),
-       .sandboxed_by_handler = true},
+      code_tool(
+          "shell", "Run a shell command (sandboxed)", "shell", options.max_timeout,
+          shell_policy(options),
+          "Run a command with /bin/sh in the project folder and return its exit code, stdout and "
+          "stderr. Use it to build, run tests, or inspect things no other tool covers; prefer "
+          "file_read, file_search and file_list for looking at files.\n"
+          "It runs in a sandbox: no network, the system is read-only, only the project folder is "
+          "writable, /tmp is private and empty, memory is limited to " +
+          std::to_string(options.policy.memory_limit_mb) +
+          " MB; it is killed after timeout_seconds (default 30, "
+          "max 300) and output beyond 64 KiB per stream is dropped. Every call needs the user's "
+          "approval. Do not run interactive programs (there is no input).\n"
+          "Example: {\"command\": \"make test 2>&1 | tail -20\", \"timeout_seconds\": 120}"),
       [state](const shell_args& a, call_context& ctx) { return run_shell(*state, a, ctx); });
 }
 

@@ -9,6 +9,14 @@
 
 namespace tooluse::builtin::detail {
 
+tool builtin_tool(std::string name, std::string title, std::string description, tool policy) {
+  policy.name = std::move(name);
+  policy.title = std::move(title);
+  policy.description = std::move(description);
+  policy.version = "1.0.0";
+  return policy;
+}
+
 tool_result error_result(const error& e) { return tool_result::error(e.message); }
 
 tool_result text_and_data(std::string text, json data) {

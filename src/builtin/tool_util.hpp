@@ -1,6 +1,6 @@
 #pragma once
-// Small helpers the built-in tools share: results, file descriptors, sizes. Arguments are
-// described structs (tooluse::add_tool), not read from JSON by hand.
+// Small helpers the built-in tools share: definitions, results, file descriptors, sizes.
+// Arguments are described structs (tooluse::add_tool), not read from JSON by hand.
 
 #include <cstdint>
 #include <string>
@@ -8,9 +8,32 @@
 
 #include "tooluse/error.hpp"
 #include "tooluse/json.hpp"
+#include "tooluse/tools/tool.hpp"
 #include "tooluse/tools/tool_result.hpp"
 
 namespace tooluse::builtin::detail {
+
+/// The MCP hints of the built-in tools, all four said, by what a call does. A tool that reads
+/// changes nothing; one that writes may overwrite or delete (destructive). Idempotent: the same
+/// call again has no further effect; open world: it reaches the network.
+namespace hints {
+constexpr tool_annotations make(bool writes, bool idempotent, bool open_world) {
+  return {.read_only = !writes,
+          .destructive = writes,
+          .idempotent = idempotent,
+          .open_world = open_world};
+}
+inline constexpr tool_annotations reads = make(false, true, false);         ///< a file, a formula
+inline constexpr tool_annotations reads_web = make(false, true, true);      ///< a page, a service
+inline constexpr tool_annotations searches_web = make(false, false, true);  ///< results change
+inline constexpr tool_annotations writes = make(true, true, false);    ///< overwrites or deletes
+inline constexpr tool_annotations changes = make(true, false, false);  ///< edits or runs code
+}  // namespace hints
+
+/// builtin_tool is a built-in tool's definition: `policy` (MCP hints, category, tags, limits,
+/// approval) with what a model reads first, its name, title and description. Every built-in
+/// tool is version 1.0.0.
+tool builtin_tool(std::string name, std::string title, std::string description, tool policy);
 
 /// error_result makes an error result from an operational error's message.
 tool_result error_result(const error& e);

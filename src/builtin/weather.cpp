@@ -193,22 +193,15 @@ tool_result weather(const web_state& s, const weather_args& args) {
 void register_weather_tool(tool_registry& registry, std::shared_ptr<const web_state> state) {
   add_tool(
       registry,
-      {.name = "weather",
-       .title = "Weather",
-       .description =
-           "Current weather and a daily forecast (up to 16 days) for a place, from Open-Meteo. "
-           "Give a city name (geocoded to the best-known place of that name: check the location "
-           "in the result, and give latitude and longitude for anything ambiguous). Units are "
-           "metric (°C, km/h, mm) or imperial (°F, mph, inch). Do not use it for climate "
-           "statistics or past weather.\n"
-           "Example: {\"location\": \"Berlin\", \"days\": 3, \"units\": \"metric\"}",
-       .annotations =
-           {.read_only = true, .destructive = false, .idempotent = true, .open_world = true},
-       .category = "web",
-       .version = "1.0.0",
-       .tags = {"web", "weather", "network"},
-       .timeout = state->options.timeout * 2 + std::chrono::seconds(5),
-       .rate = {.calls = 60, .window = std::chrono::minutes(1)}},
+      web_tool(
+          "weather", "Weather", hints::reads_web, "weather",
+          state->options.timeout * 2 + std::chrono::seconds(5), 60,
+          "Current weather and a daily forecast (up to 16 days) for a place, from Open-Meteo. "
+          "Give a city name (geocoded to the best-known place of that name: check the location "
+          "in the result, and give latitude and longitude for anything ambiguous). Units are "
+          "metric (°C, km/h, mm) or imperial (°F, mph, inch). Do not use it for climate "
+          "statistics or past weather.\n"
+          "Example: {\"location\": \"Berlin\", \"days\": 3, \"units\": \"metric\"}"),
       [state](const weather_args& a) { return weather(*state, a); });
 }
 

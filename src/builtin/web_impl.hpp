@@ -2,6 +2,7 @@
 // Shared pieces of the network tools (private to the builtin module): URL handling, the SSRF
 // address policy, JSON requests with secrets kept out of error messages, HTML to text.
 
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -13,6 +14,7 @@
 #include "tooluse/http/client.hpp"
 #include "tooluse/json.hpp"
 #include "tooluse/result.hpp"
+#include "tooluse/tools/tool.hpp"
 
 namespace tooluse::builtin::detail {
 
@@ -75,6 +77,11 @@ html_document html_to_text(std::string_view html, std::size_t max_depth = 512);
 
 /// strip_tags removes tags and decodes the common entities in a short HTML snippet.
 std::string strip_tags(std::string_view html);
+
+/// web_tool is the definition of a network tool: filed under "web", `tag` and "network", with
+/// `hints`, at most `calls_per_minute` calls a minute.
+tool web_tool(std::string name, std::string title, const tool_annotations& hints, std::string tag,
+              std::chrono::milliseconds timeout, int calls_per_minute, std::string description);
 
 void register_search_tools(tool_registry& registry, std::shared_ptr<const web_state> state);
 void register_wikipedia_tools(tool_registry& registry, std::shared_ptr<const web_state> state);

@@ -1,9 +1,21 @@
 // register_web_tools: fills keys from the environment and registers the network tools.
 #include <cstdlib>
 
+#include "builtin/tool_util.hpp"
 #include "builtin/web_impl.hpp"
 
 namespace tooluse::builtin {
+
+tool detail::web_tool(std::string name, std::string title, const tool_annotations& hints,
+                      std::string tag, std::chrono::milliseconds timeout, int calls_per_minute,
+                      std::string description) {
+  return builtin_tool(std::move(name), std::move(title), std::move(description),
+                      {.annotations = hints,
+                       .category = "web",
+                       .tags = {"web", std::move(tag), "network"},
+                       .timeout = timeout,
+                       .rate = {.calls = calls_per_minute, .window = std::chrono::minutes(1)}});
+}
 
 void register_web_tools(tool_registry& registry, const web_options& options) {
   auto state = std::make_shared<detail::web_state>();

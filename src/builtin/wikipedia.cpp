@@ -178,53 +178,28 @@ tool_result wikipedia_page(const web_state& s, const wikipedia_page_args& args) 
   return text_and_data(std::move(out), std::move(data));
 }
 
-void add_wikipedia_search(tool_registry& registry, std::shared_ptr<const web_state> state) {
-  const tool_annotations ann{
-      .read_only = true, .destructive = false, .idempotent = true, .open_world = true};
-  add_tool(
-      registry,
-      {.name = "wikipedia_search",
-       .title = "Search Wikipedia",
-       .description =
-           "Search Wikipedia; returns matching page titles with short snippets. Use it to find "
-           "the exact title of a page, then read the page with wikipedia_page. Good for "
-           "encyclopedic facts (people, places, science, history); for news use web_search.\n"
-           "Example: {\"query\": \"Moon perigee distance\", \"language\": \"en\"}",
-       .annotations = ann,
-       .category = "web",
-       .version = "1.0.0",
-       .tags = {"web", "wikipedia", "network"},
-       .timeout = state->options.timeout + std::chrono::seconds(5),
-       .rate = {.calls = 60, .window = std::chrono::minutes(1)}},
-      [state](const wikipedia_search_args& a) { return wikipedia_search(*state, a); });
-}
-
-void add_wikipedia_page(tool_registry& registry, std::shared_ptr<const web_state> state) {
-  const tool_annotations ann{
-      .read_only = true, .destructive = false, .idempotent = true, .open_world = true};
-  add_tool(registry,
-           {.name = "wikipedia_page",
-            .title = "Read a Wikipedia page",
-            .description =
-                "Get the plain text of a Wikipedia page by its exact title (as returned by "
-                "wikipedia_search; redirects are followed, but there is no guessing of similar "
-                "titles). Long pages are cut at max_chars: ask for one section (the result lists "
-                "them) or continue with start_char.\n"
-                "Example: {\"title\": \"Moon\", \"section\": \"Orbit\", \"max_chars\": 4000}",
-            .annotations = ann,
-            .category = "web",
-            .version = "1.0.0",
-            .tags = {"web", "wikipedia", "network"},
-            .timeout = state->options.timeout + std::chrono::seconds(5),
-            .rate = {.calls = 60, .window = std::chrono::minutes(1)}},
-           [state](const wikipedia_page_args& a) { return wikipedia_page(*state, a); });
-}
-
 }  // namespace
 
 void register_wikipedia_tools(tool_registry& registry, std::shared_ptr<const web_state> state) {
-  add_wikipedia_search(registry, state);
-  add_wikipedia_page(registry, state);
+  add_tool(
+      registry,
+      web_tool("wikipedia_search", "Search Wikipedia", hints::reads_web, "wikipedia",
+               state->options.timeout + std::chrono::seconds(5), 60,
+               "Search Wikipedia; returns matching page titles with short snippets. Use it to find "
+               "the exact title of a page, then read the page with wikipedia_page. Good for "
+               "encyclopedic facts (people, places, science, history); for news use web_search.\n"
+               "Example: {\"query\": \"Moon perigee distance\", \"language\": \"en\"}"),
+      [state](const wikipedia_search_args& a) { return wikipedia_search(*state, a); });
+  add_tool(
+      registry,
+      web_tool("wikipedia_page", "Read a Wikipedia page", hints::reads_web, "wikipedia",
+               state->options.timeout + std::chrono::seconds(5), 60,
+               "Get the plain text of a Wikipedia page by its exact title (as returned by "
+               "wikipedia_search; redirects are followed, but there is no guessing of similar "
+               "titles). Long pages are cut at max_chars: ask for one section (the result lists "
+               "them) or continue with start_char.\n"
+               "Example: {\"title\": \"Moon\", \"section\": \"Orbit\", \"max_chars\": 4000}"),
+      [state](const wikipedia_page_args& a) { return wikipedia_page(*state, a); });
 }
 
 }  // namespace tooluse::builtin::detail

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "eval/decode_error.hpp"
 #include "tooluse/eval/py_value.hpp"
@@ -34,6 +35,8 @@ std::optional<py_value> python_int(std::string_view s);
 std::optional<double> python_float(std::string_view s);
 /// Python's str.strip() with no argument (ASCII and Unicode whitespace).
 std::string_view python_strip(std::string_view s);
+/// Python's str.split(",").
+std::vector<std::string> split_comma(std::string_view s);
 /// Python's s[1:-1] on code points.
 std::string python_trim1(std::string_view s);
 

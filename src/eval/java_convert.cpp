@@ -1,5 +1,5 @@
 // java_type_converter: BFCL's java_type_converter.py (commit de8307b4), plus the Python
-// str -> int/float conversions both converters rely on.
+// str helpers (int, float, strip, split) both converters rely on.
 //
 // BFCL uses Python `re`; RE2 is used here with Python's meaning restored where it differs:
 // `re.match` anchors only at the start, `$` also matches before one trailing "\n", `\s`
@@ -20,15 +20,7 @@
 
 namespace tooluse::eval::detail {
 
-namespace {
-
-
-// re.match(r"^BODY$", s): whole string, or all but a final "\n" (Python's `$`).
-bool match_dollar(std::string_view s, const std::string& body) {
-  const RE2& re = cached(body);
-  if (RE2::FullMatch(sp(s), re)) return true;
-  return !s.empty() && s.back() == '\n' && RE2::FullMatch(sp(s.substr(0, s.size() - 1)), re);
-}
+namespace java_values {
 
 // re.sub(r"[xX]$", "", s) for one letter class.
 std::string strip_suffix_dollar(std::string_view s, std::string_view letters) {
@@ -67,36 +59,12 @@ std::vector<std::vector<std::string>> findall(std::string_view s, const std::str
   return out;
 }
 
-std::vector<std::string> split_comma(std::string_view s) {  // str.split(",")
-  std::vector<std::string> out;
-  std::size_t a = 0;
-  while (true) {
-    auto b = s.find(',', a);
-    out.emplace_back(s.substr(a, b == std::string_view::npos ? std::string_view::npos : b - a));
-    if (b == std::string_view::npos) return out;
-    a = b + 1;
-  }
-}
-
 std::string repr_str(std::string_view s) { return py_str_repr(s); }
 
 const char* kDigits = R"(-?[0-9]+)";
 const char* kFloat = R"(-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?[fF])";
 const char* kDouble = R"(-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?)";
 const char* kLong = R"(-?[0-9]+[lL])";
-// Python's \s for str patterns (str.isspace() characters).
-const char* kWs =
-    R"([\t-\r\x1c-\x20\x{85}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}])";
-
-std::string ws(std::string p) {  // rewrite `\s` to Python's class
-  std::string out;
-  for (std::size_t i = 0; i < p.size(); ++i) {
-    if (p[i] == '\\' && i + 1 < p.size() && p[i + 1] == 's') { out += kWs; ++i; }
-    else if (p[i] == '\\' && i + 1 < p.size()) { out += p[i]; out += p[++i]; }
-    else out += p[i];
-  }
-  return out;
-}
 
 py_value int_or_raise(std::string_view s) {
   if (auto v = python_int(s)) return *v;
@@ -169,19 +137,14 @@ py_value parse_hashmap(const std::string& s) {
   return py_value::string(s);  // default to string
 }
 
-bool known_type(std::string_view t) {
-  static const char* k[] = {"byte",  "short", "integer",   "float", "double", "long",
-                            "boolean", "char", "Array",   "ArrayList", "Set", "HashMap",
-                            "Hashtable", "Queue", "Stack", "String", "any"};
-  for (const char* x : k) if (t == x) return true;
-  return false;
-}
-
-}  // namespace
+}  // namespace java_values
 
 py_value java_type_converter(const py_value& value, std::string_view t,
                              std::optional<std::string_view> nested) {
-  if (!known_type(t)) throw decode_error("Unsupported type: " + std::string(t));
+  using namespace java_values;
+  require_known_type(t, {"byte", "short", "integer", "float", "double", "long", "boolean", "char",
+                         "Array", "ArrayList", "Set", "HashMap", "Hashtable", "Queue", "Stack",
+                         "String", "any"});
   if (t == "String" || t == "any") return py_value::string(value.str());
   if (t == "Set" || t == "Hashtable")  // sic: BFCL says "Set" for Hashtable too
     throw decode_error("Set conversion is not implemented");
@@ -236,6 +199,17 @@ std::string_view python_strip(std::string_view s) {
     b = k;
   }
   return s.substr(a, b - a);
+}
+
+std::vector<std::string> split_comma(std::string_view s) {
+  std::vector<std::string> out;
+  std::size_t a = 0;
+  while (true) {
+    auto b = s.find(',', a);
+    out.emplace_back(s.substr(a, b == std::string_view::npos ? std::string_view::npos : b - a));
+    if (b == std::string_view::npos) return out;
+    a = b + 1;
+  }
 }
 
 std::string python_trim1(std::string_view s) {

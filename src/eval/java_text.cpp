@@ -10,7 +10,7 @@
 #include "eval/java_cst.hpp"
 
 namespace tooluse::eval::detail {
-namespace {
+namespace java_extract {
 
 using java_cst::node;
 using java_cst::parser;
@@ -117,10 +117,10 @@ class extractor {
   std::vector<std::size_t> cp_;
 };
 
-}  // namespace
+}  // namespace java_extract
 
 py_value parse_java_function_call(std::string_view source) {
-  std::optional<parser> p;
+  std::optional<java_cst::parser> p;
   int root;
   try {
     p.emplace(source);
@@ -130,7 +130,7 @@ py_value parse_java_function_call(std::string_view source) {
   } catch (const java_cst::too_deep&) {
     throw decode_error("Error parsing java the source code.");
   }
-  extractor x(*p, source);
+  java_extract::extractor x(*p, source);
   if (auto r = x.find_call(root)) return *r;
   return py_value::dict();  // BFCL: `result if result else {}`
 }

@@ -16,38 +16,7 @@
 #include "eval/re_cache.hpp"
 
 namespace tooluse::eval::detail {
-namespace {
-
-
-const std::string kWs =
-    R"([\t-\r\x1c-\x20\x{85}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}])";
-std::string ws(const std::string& p) {  // rewrite `\s` to Python's class
-  std::string out;
-  for (std::size_t i = 0; i < p.size(); ++i) {
-    if (p[i] == '\\' && i + 1 < p.size() && p[i + 1] == 's') { out += kWs; ++i; }
-    else if (p[i] == '\\' && i + 1 < p.size()) { out += p[i]; out += p[++i]; }
-    else out += p[i];
-  }
-  return out;
-}
-
-// re.match(r"^BODY$", s)
-bool match_dollar(std::string_view s, const char* body) {
-  const RE2& re = cached(body);
-  if (RE2::FullMatch(sp(s), re)) return true;
-  return !s.empty() && s.back() == '\n' && RE2::FullMatch(sp(s.substr(0, s.size() - 1)), re);
-}
-
-std::vector<std::string> split_comma(std::string_view s) {  // str.split(",")
-  std::vector<std::string> out;
-  std::size_t a = 0;
-  while (true) {
-    auto b = s.find(',', a);
-    out.emplace_back(s.substr(a, b == std::string_view::npos ? std::string_view::npos : b - a));
-    if (b == std::string_view::npos) return out;
-    a = b + 1;
-  }
-}
+namespace js_values {
 
 bool is_quoted(std::string_view v) {
   return !v.empty() && ((v.front() == '"' && v.back() == '"') || (v.front() == '\'' && v.back() == '\''));
@@ -189,17 +158,12 @@ py_value collection(const std::string& code_in, bool array, std::optional<std::s
   return array ? parse_array(code, nested) : parse_dict(code);
 }
 
-bool known_type(std::string_view t) {
-  static const char* k[] = {"String", "integer", "float", "Bigint", "Boolean", "dict", "array", "any"};
-  for (const char* x : k) if (t == x) return true;
-  return false;
-}
-
-}  // namespace
+}  // namespace js_values
 
 py_value js_type_converter(const py_value& value, std::string_view t,
                            std::optional<std::string_view> nested) {
-  if (!known_type(t)) throw decode_error("Unsupported type: " + std::string(t));
+  using namespace js_values;
+  require_known_type(t, {"String", "integer", "float", "Bigint", "Boolean", "dict", "array", "any"});
   if (t == "any") return py_value::string(value.str());
   if (t == "Boolean") {
     if (value.is_str() && (value.as_str() == "true" || value.as_str() == "false"))

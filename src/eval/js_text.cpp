@@ -9,10 +9,9 @@
 
 namespace tooluse::eval::detail {
 
-using js_cst::node;
-using js_cst::parser;
-
 py_value parse_javascript_function_call(std::string_view source) {
+  using js_cst::node;
+  using js_cst::parser;
   parser p(source);
   int root;
   try {

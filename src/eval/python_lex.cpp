@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "eval/decode_error.hpp"
+#include "tooluse/text.hpp"
 
 namespace tooluse::eval::detail {
 namespace {
@@ -42,31 +43,6 @@ bool is_identifier_code_point(char32_t cp) {
 const std::array<std::string_view, 22> three_or_two = {
     "**=", "//=", ">>=", "<<=", "...", "->", ":=", "==", "!=", "<=", ">=", "**", "//",
     "<<",  ">>",  "+=",  "-=",  "*=",  "/=", "%=", "&=", "|="};
-
-void append_utf8(std::string& out, char32_t cp) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
-}
-
-int hex_value(char c) {
-  if (is_digit(c)) return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
 
 /// The escapes of a non-raw literal, as CPython decodes them (unknown escapes stay as written).
 std::string unescape(std::string_view body, bool bytes, int line) {
@@ -153,6 +129,14 @@ std::vector<token> tokenize_python(std::string_view s) {
   int line = 1;
   std::size_t i = 0;
   bool line_start = true;  // at the start of a logical line, outside brackets
+  // push_word ends token `t`, a name or a number, of `kind` at `j`, where the scan goes on.
+  auto push_word = [&](token& t, tok kind, std::size_t j) {
+    t.kind = kind;
+    t.text = std::string(s.substr(i, j - i));
+    i = j;
+    t.end = i;
+    out.push_back(std::move(t));
+  };
   while (true) {
     if (line_start && brackets.empty()) {
       std::size_t j = i;
@@ -259,11 +243,7 @@ std::vector<token> tokenize_python(std::string_view s) {
         if (b >= 0x80 && is_identifier_code_point(code_point(s, j, n))) { j += n; continue; }
         break;
       }
-      t.kind = tok::name;
-      t.text = std::string(s.substr(i, j - i));
-      i = j;
-      t.end = i;
-      out.push_back(std::move(t));
+      push_word(t, tok::name, j);
       continue;
     }
     if (lead >= 0x80) {
@@ -336,11 +316,7 @@ std::vector<token> tokenize_python(std::string_view s) {
       if (!is_float && !overflow) t.value = py_value::integer(ival);
       if (j < s.size() && (is_ascii_start(s[j]) || is_digit(s[j])))
         syntax("invalid decimal literal", line);
-      t.kind = tok::number;
-      t.text = std::string(s.substr(i, j - i));
-      i = j;
-      t.end = i;
-      out.push_back(std::move(t));
+      push_word(t, tok::number, j);
       continue;
     }
     // Operators and brackets.

@@ -444,24 +444,30 @@ class parser {
       return tup;
     }
     if (accept_op("[")) {
-      auto list = make(K::list);
-      if (accept_op("]")) return list;
+      if (accept_op("]")) return make(K::list);
       auto first = is_op("*") ? star_expression() : named_expression();
-      if (is_kw("for") || is_kw("async")) {
-        auto c = comprehension(K::list_comp, std::move(first), nullptr, start);
-        expect_op("]");
-        return c;
-      }
-      list->kids.push_back(std::move(first));
-      while (accept_op(",")) {
-        if (is_op("]")) break;
-        list->kids.push_back(is_op("*") ? star_expression() : named_expression());
-      }
-      expect_op("]");
-      return list;
+      return display(K::list, K::list_comp, std::move(first), "]", start);
     }
     if (accept_op("{")) return brace(start);
     fail();
+  }
+  // display finishes a list or set display after its first item: a comprehension, or the
+  // items up to `close` (a trailing comma allowed).
+  py_node_ptr display(K kind, K comp_kind, py_node_ptr first, std::string_view close,
+                      std::size_t start) {
+    if (is_kw("for") || is_kw("async")) {
+      auto c = comprehension(comp_kind, std::move(first), nullptr, start);
+      expect_op(close);
+      return c;
+    }
+    auto node = make(kind);
+    node->kids.push_back(std::move(first));
+    while (accept_op(",")) {
+      if (is_op(close)) break;
+      node->kids.push_back(is_op("*") ? star_expression() : named_expression());
+    }
+    expect_op(close);
+    return node;
   }
   py_node_ptr brace(std::size_t start) {
     auto dict = make(K::dict);
@@ -472,19 +478,7 @@ class parser {
     } else {
       auto first = is_op("*") ? star_expression() : named_expression();
       if (!accept_op(":")) {
-        auto set = make(K::set);
-        if (is_kw("for") || is_kw("async")) {
-          auto c = comprehension(K::set_comp, std::move(first), nullptr, start);
-          expect_op("}");
-          return c;
-        }
-        set->kids.push_back(std::move(first));
-        while (accept_op(",")) {
-          if (is_op("}")) break;
-          set->kids.push_back(is_op("*") ? star_expression() : named_expression());
-        }
-        expect_op("}");
-        return set;
+        return display(K::set, K::set_comp, std::move(first), "}", start);
       }
       auto value = expression();
       if (is_kw("for") || is_kw("async")) {

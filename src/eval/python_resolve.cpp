@@ -144,13 +144,17 @@ py_value apply(const std::string& op, const py_value& a, const py_value& b) {
   type_error(op, a, b);
 }
 
+// constant_value is a constant's value; `...` reads as the string "...".
+py_value constant_value(const py_node& n) {
+  if (n.is_ellipsis) return py_value::string("...");
+  return n.value;
+}
+
 }  // namespace
 
 py_value eval_arithmetic(const py_node& n) {
   switch (n.kind) {
-    case K::constant:
-      if (n.is_ellipsis) return py_value::string("...");
-      return n.value;
+    case K::constant: return constant_value(n);
     case K::binop: return apply(n.id, eval_arithmetic(*n.kids[0]), eval_arithmetic(*n.kids[1]));
     case K::unaryop: {
       py_value v = eval_arithmetic(*n.kids[0]);
@@ -204,9 +208,7 @@ py_value resolve_call(const py_node& call) {
 
 py_value resolve_ast_by_type(const py_node& n) {
   switch (n.kind) {
-    case K::constant:
-      if (n.is_ellipsis) return py_value::string("...");
-      return n.value;
+    case K::constant: return constant_value(n);
     case K::unaryop: {
       // BFCL: output = -value.operand.value, whatever the operator.
       const py_node& operand = *n.kids[0];

@@ -8,7 +8,7 @@
 #include "exchange.hpp"
 
 namespace tooluse::llm {
-namespace {
+namespace anthropic_messages_impl {
 
 // stream_state assembles content blocks by their index; tool input from input_json_delta.
 struct stream_state final : detail::stream_decoder {
@@ -130,9 +130,9 @@ struct stream_state final : detail::stream_decoder {
   }
 };
 
-}  // namespace
+}  // namespace anthropic_messages_impl
 
-namespace {
+namespace anthropic_messages_impl {
 
 // anthropic_tools: Anthropic has no allowed-tools mode, so only the allowed tools are sent; with
 // native tool search, its tool goes first and the deferred tools are marked defer_loading.
@@ -192,9 +192,9 @@ const detail::provider_wire wire{
     .who = "anthropic", .tools = anthropic_tools, .body = encode_body, .path = "v1/messages",
     .headers = headers, .decode = decode_body, .stream = detail::decoder_of<stream_state>};
 
-}  // namespace
+}  // namespace anthropic_messages_impl
 
 anthropic_messages::anthropic_messages(provider_options options)
-    : http_adapter(std::move(options), wire, "anthropic_messages") {}
+    : http_adapter(std::move(options), anthropic_messages_impl::wire, "anthropic_messages") {}
 
 }  // namespace tooluse::llm

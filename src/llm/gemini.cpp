@@ -6,7 +6,7 @@
 #include "gemini_wire.hpp"
 
 namespace tooluse::llm {
-namespace {
+namespace gemini_impl {
 
 // plain_text: a part with a string text and at most a boolean thought, that nothing else
 // (a thought signature, ...) keeps apart from its neighbours.
@@ -79,9 +79,9 @@ struct stream_state final : detail::stream_decoder {
   }
 };
 
-}  // namespace
+}  // namespace gemini_impl
 
-namespace {
+namespace gemini_impl {
 
 json encode_body(const provider_options&, const chat_request& req,
                  const detail::wire_tools& tools) {
@@ -125,8 +125,8 @@ const detail::provider_wire wire{
     .who = "gemini", .tools = gemini_tools, .body = encode_body, .path_for = path,
     .headers = headers, .decode = decode_body, .stream = detail::decoder_of<stream_state>};
 
-}  // namespace
+}  // namespace gemini_impl
 
-gemini::gemini(provider_options options) : http_adapter(std::move(options), wire, "gemini") {}
+gemini::gemini(provider_options options) : http_adapter(std::move(options), gemini_impl::wire, "gemini") {}
 
 }  // namespace tooluse::llm

@@ -130,6 +130,8 @@ http_adapter::http_adapter(provider_options options, const detail::provider_wire
     throw std::invalid_argument(std::string(class_name) + ": model is empty");
 }
 
+std::string http_adapter::name() const { return wire_->who; }
+
 result<json> http_adapter::encode_request(const chat_request& req) const {
   auto tools = wire_->tools(req);
   if (!tools) return fail(tools.error());

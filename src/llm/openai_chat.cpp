@@ -7,7 +7,7 @@
 #include "openai_wire.hpp"
 
 namespace tooluse::llm {
-namespace {
+namespace openai_chat_impl {
 
 // stream_state assembles a streamed answer: tool-call fragments keyed by their index.
 struct stream_state final : detail::stream_decoder {
@@ -85,9 +85,9 @@ struct stream_state final : detail::stream_decoder {
   }
 };
 
-}  // namespace
+}  // namespace openai_chat_impl
 
-namespace {
+namespace openai_chat_impl {
 
 result<detail::wire_tools> chat_tools(const chat_request& req) {
   return detail::export_wire_tools(
@@ -130,9 +130,9 @@ const detail::provider_wire wire{
     .headers = detail::bearer_key, .decode = detail::openai_decode,
     .stream = detail::decoder_of<stream_state>};
 
-}  // namespace
+}  // namespace openai_chat_impl
 
 openai_chat::openai_chat(provider_options options)
-    : http_adapter(std::move(options), wire, "openai_chat") {}
+    : http_adapter(std::move(options), openai_chat_impl::wire, "openai_chat") {}
 
 }  // namespace tooluse::llm

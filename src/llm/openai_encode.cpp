@@ -4,7 +4,7 @@
 namespace tooluse::llm::detail {
 namespace {
 
-json image_part(const std::string& url) {
+json chat_image_part(const std::string& url) {
   return {{"type", "image_url"}, {"image_url", {{"url", url}}}};
 }
 
@@ -42,7 +42,7 @@ json openai_messages(const std::vector<message>& messages, const schema::name_ma
     switch (m.role) {
       case role::system: out.push_back({{"role", "system"}, {"content", m.text()}}); break;
       case role::user:
-        out.push_back({{"role", "user"}, {"content", user_content(m, "text", image_part)}});
+        out.push_back({{"role", "user"}, {"content", user_content(m, "text", chat_image_part)}});
         break;
       case role::assistant: out.push_back(assistant_message(m, names)); break;
       case role::tool: out.push_back(tool_message(m)); break;

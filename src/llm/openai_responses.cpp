@@ -7,7 +7,7 @@
 #include "responses_wire.hpp"
 
 namespace tooluse::llm {
-namespace {
+namespace openai_responses_impl {
 
 // stream_state assembles a streamed Response: output items by output_index, completed by
 // response.output_item.done; response.completed carries the final Response (usage, status).
@@ -82,9 +82,9 @@ struct stream_state final : detail::stream_decoder {
   }
 };
 
-}  // namespace
+}  // namespace openai_responses_impl
 
-namespace {
+namespace openai_responses_impl {
 
 json encode_body(const provider_options& options, const chat_request& req,
                  const detail::wire_tools& tools) {
@@ -114,9 +114,9 @@ const detail::provider_wire wire{
     .headers = detail::bearer_key, .decode = detail::responses_decode,
     .stream = detail::decoder_of<stream_state>};
 
-}  // namespace
+}  // namespace openai_responses_impl
 
 openai_responses::openai_responses(provider_options options)
-    : http_adapter(std::move(options), wire, "openai_responses") {}
+    : http_adapter(std::move(options), openai_responses_impl::wire, "openai_responses") {}
 
 }  // namespace tooluse::llm

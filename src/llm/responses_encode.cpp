@@ -5,7 +5,7 @@
 namespace tooluse::llm::detail {
 namespace {
 
-json image_part(const std::string& url) { return {{"type", "input_image"}, {"image_url", url}}; }
+json input_image_part(const std::string& url) { return {{"type", "input_image"}, {"image_url", url}}; }
 
 // assistant_items: the model's own output items when it gave them (reasoning items must go
 // back with their ids and encrypted content), else items built from the neutral message.
@@ -54,7 +54,7 @@ json responses_input(const std::vector<message>& messages, const schema::name_ma
       case role::system:
         break;  // instructions
       case role::user:
-        out.push_back({{"role", "user"}, {"content", user_content(m, "input_text", image_part)}});
+        out.push_back({{"role", "user"}, {"content", user_content(m, "input_text", input_image_part)}});
         break;
       case role::assistant:
         assistant_items(m, names, out);

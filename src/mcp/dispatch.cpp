@@ -23,32 +23,11 @@ struct call {
 
 using method_result = answer<json>;
 
-jsonrpc::error_object err(int code, std::string message, json data = nullptr) {
-  return jsonrpc::error_object{code, std::move(message), std::move(data)};
-}
-
-// page returns items [offset, offset + page_size) and the cursor of the next page.
+// page: one page of a list (params.hpp), at the server's page size.
 template <class T, class F>
 method_result page(const call& c, const wire::paginated_params& p, const std::vector<T>& items,
                    const char* key, F to) {
-  std::size_t offset = 0;
-  if (p.cursor) {
-    const std::string& cur = *p.cursor;
-    try {
-      std::size_t used = 0;
-      offset = std::stoul(cur, &used);
-      if (used != cur.size() || offset > items.size()) throw std::invalid_argument("cursor");
-    } catch (const std::exception&) {
-      return err(ec::invalid_params, "Invalid params: unknown cursor \"" + shown(cur) + "\"");
-    }
-  }
-  std::size_t n = std::max<std::size_t>(1, c.d.options.page_size);
-  json list = json::array();
-  for (std::size_t i = offset; i < items.size() && i < offset + n; ++i)
-    list.push_back(to(items[i]));
-  json out = {{key, std::move(list)}};
-  if (offset + n < items.size()) out["nextCursor"] = std::to_string(offset + n);
-  return out;
+  return mcp::page(p.cursor, c.d.options.page_size, items, key, to);
 }
 
 answer<wire::initialize_result> do_initialize(const call& c, wire::initialize_params& p) {

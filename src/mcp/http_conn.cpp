@@ -1,4 +1,4 @@
-// connection: one socket's state machine on its strand. Phases and their deadlines:
+// http_connection: one socket's state machine on its strand. Phases and their deadlines:
 //   idle (waiting for the first byte of a request)   idle_timeout
 //   header (first byte .. end of header)             header_timeout, max_header_bytes/count
 //   body                                             body_timeout, max_body_bytes
@@ -40,31 +40,31 @@ void add_fields(std::string& out, const header_list& headers, bool keep_alive) {
 
 // The connection whose route is running on this thread (on its strand): a response it queues
 // is written when the route returns, without a trip through the I/O queue.
-thread_local connection* routing = nullptr;
+thread_local http_connection* routing = nullptr;
 }  // namespace
 
-connection::connection(conn_hooks& hooks, tcp::socket sock)
+http_connection::http_connection(conn_hooks& hooks, tcp::socket sock)
     : hooks_(hooks), socket_(std::move(sock)), timer_(socket_.get_executor()), deadline_(socket_.get_executor()) {
   beast::error_code ec;
   socket_.non_blocking(true, ec);  // do_write tries a direct send first; nothing runs on the socket yet
 }
 
-connection::~connection() = default;
+http_connection::~http_connection() = default;
 
-void connection::set_deadline(std::chrono::milliseconds d) {
+void http_connection::set_deadline(std::chrono::milliseconds d) {
   timed_out_ = false;
   deadline_at_ = clock::now() + d;
   if (deadline_waiting_ && deadline_.expiry() <= deadline_at_) return;  // it wakes first, then waits on
   wait_deadline();
 }
 
-void connection::wait_deadline() {
+void http_connection::wait_deadline() {
   deadline_waiting_ = true;
   deadline_.expires_at(deadline_at_);  // cancels a later wait (its handler sees operation_aborted)
   deadline_.async_wait([self = shared_from_this()](beast::error_code ec) { self->on_deadline(ec); });
 }
 
-void connection::on_deadline(beast::error_code ec) {
+void http_connection::on_deadline(beast::error_code ec) {
   if (ec) return;  // superseded by a wait for an earlier deadline, or cancelled by shut()
   deadline_waiting_ = false;
   if (deadline_at_ == clock::time_point::max()) return;  // no phase with a deadline is running
@@ -75,7 +75,7 @@ void connection::on_deadline(beast::error_code ec) {
   socket_.cancel(e);
 }
 
-void connection::start() {
+void http_connection::start() {
   net::dispatch(socket_.get_executor(), [self = shared_from_this()] {
     beast::error_code ec;
     self->socket_.set_option(tcp::no_delay(true), ec);
@@ -83,12 +83,12 @@ void connection::start() {
   });
 }
 
-bool connection::ok() {
+bool http_connection::ok() {
   std::lock_guard lock(mu_);
   return !closed_;
 }
 
-void connection::read_request() {
+void http_connection::read_request() {
   {
     std::lock_guard lock(mu_);
     if (closed_) return;
@@ -106,7 +106,7 @@ void connection::read_request() {
   read_more();
 }
 
-void connection::read_more() {
+void http_connection::read_more() {
   // Up to 4 KiB while the header comes (an idle or half-sent connection holds only that), more
   // for a body.
   const std::size_t want = phase_ == phase::body ? 64 * 1024 : 4096;
@@ -115,7 +115,7 @@ void connection::read_more() {
   });
 }
 
-void connection::on_read(beast::error_code ec, std::size_t n) {
+void http_connection::on_read(beast::error_code ec, std::size_t n) {
   if (ec == net::error::operation_aborted && timed_out_) ec = beast::error::timeout;
   if (ec) {
     clear_deadline();
@@ -127,7 +127,7 @@ void connection::on_read(beast::error_code ec, std::size_t n) {
   parse();
 }
 
-void connection::parse() {
+void http_connection::parse() {
   if (phase_ == phase::body) return parse_body();
   beast::error_code ec;
   auto used = parser_->put(buffer_.data(), ec);
@@ -143,7 +143,7 @@ void connection::parse() {
   on_header(ec);
 }
 
-void connection::reply_limit(http::status status, const std::string& message, const std::string& limit,
+void http_connection::reply_limit(http::status status, const std::string& message, const std::string& limit,
                              std::uint64_t value) {
   hooks_.set_idle(*this, false);
   json body = {{"jsonrpc", "2.0"},
@@ -155,22 +155,33 @@ void connection::reply_limit(http::status status, const std::string& message, co
   respond(status, dump_json(body), "application/json", {}, false);
 }
 
-void connection::on_header(beast::error_code ec) {
+bool http_connection::reply_read_error(beast::error_code ec, const char* what, const char* setting,
+                                  std::chrono::milliseconds timeout) {
+  const auto& o = hooks_.opts();
+  if (ec == http::error::body_limit) {
+    reply_limit(http::status::payload_too_large,
+                "Payload Too Large: the body exceeds max_body_bytes (" + std::to_string(o.max_body_bytes) + ")",
+                "max_body_bytes", o.max_body_bytes);
+    return true;
+  }
+  if (ec == beast::error::timeout) {
+    reply_limit(http::status::request_timeout,
+                std::string("Request Timeout: the ") + what + " did not arrive within " + setting + " (" +
+                    std::to_string(timeout.count()) + " ms)",
+                std::string(setting) + "_ms", static_cast<std::uint64_t>(timeout.count()));
+    return true;
+  }
+  return false;
+}
+
+void http_connection::on_header(beast::error_code ec) {
   const auto& o = hooks_.opts();
   if (ec == http::error::header_limit)
     return reply_limit(http::status::request_header_fields_too_large,
                        "Request Header Fields Too Large: the header exceeds max_header_bytes (" +
                            std::to_string(o.max_header_bytes) + ")",
                        "max_header_bytes", o.max_header_bytes);
-  if (ec == http::error::body_limit)
-    return reply_limit(http::status::payload_too_large,
-                       "Payload Too Large: the body exceeds max_body_bytes (" + std::to_string(o.max_body_bytes) + ")",
-                       "max_body_bytes", o.max_body_bytes);
-  if (ec == beast::error::timeout)
-    return reply_limit(http::status::request_timeout,
-                       "Request Timeout: the header did not arrive within header_timeout (" +
-                           std::to_string(o.header_timeout.count()) + " ms)",
-                       "header_timeout_ms", static_cast<std::uint64_t>(o.header_timeout.count()));
+  if (reply_read_error(ec, "header", "header_timeout", o.header_timeout)) return;
   if (ec == http::error::end_of_stream || ec == net::error::eof || ec == net::error::operation_aborted ||
       ec == net::error::connection_reset)
     return shut();
@@ -197,7 +208,7 @@ void connection::on_header(beast::error_code ec) {
   parse_body();
 }
 
-void connection::parse_body() {
+void http_connection::parse_body() {
   while (buffer_.size() > 0 && !parser_->is_done()) {
     beast::error_code ec;
     auto used = parser_->put(buffer_.data(), ec);
@@ -213,17 +224,9 @@ void connection::parse_body() {
   on_body({});
 }
 
-void connection::on_body(beast::error_code ec) {
+void http_connection::on_body(beast::error_code ec) {
   const auto& o = hooks_.opts();
-  if (ec == http::error::body_limit)
-    return reply_limit(http::status::payload_too_large,
-                       "Payload Too Large: the body exceeds max_body_bytes (" + std::to_string(o.max_body_bytes) + ")",
-                       "max_body_bytes", o.max_body_bytes);
-  if (ec == beast::error::timeout)
-    return reply_limit(http::status::request_timeout,
-                       "Request Timeout: the body did not arrive within body_timeout (" +
-                           std::to_string(o.body_timeout.count()) + " ms)",
-                       "body_timeout_ms", static_cast<std::uint64_t>(o.body_timeout.count()));
+  if (reply_read_error(ec, "body", "body_timeout", o.body_timeout)) return;
   if (ec) return shut();
   phase_ = phase::other;
   auto self = shared_from_this();
@@ -241,7 +244,7 @@ void connection::on_body(beast::error_code ec) {
   }
 }
 
-void connection::respond(http::status status, std::string body, std::string_view content_type,
+void http_connection::respond(http::status status, std::string body, std::string_view content_type,
                          const header_list& headers, bool keep_alive) {
   std::string out = status_line(status);
   if (!body.empty()) {
@@ -261,7 +264,7 @@ void connection::respond(http::status status, std::string body, std::string_view
   queue(std::move(out), true);
 }
 
-void connection::start_stream(const header_list& headers, bool keep_alive) {
+void http_connection::start_stream(const header_list& headers, bool keep_alive) {
   std::string out = status_line(http::status::ok);
   out += "Content-Type: text/event-stream\r\nCache-Control: no-cache\r\nX-Accel-Buffering: no\r\n";
   add_fields(out, headers, keep_alive);
@@ -274,7 +277,7 @@ void connection::start_stream(const header_list& headers, bool keep_alive) {
   queue(std::move(out), false);
 }
 
-bool connection::chunk(std::string_view data) {
+bool http_connection::chunk(std::string_view data) {
   if (data.empty()) return ok();
   char size[20];
   int n = std::snprintf(size, sizeof size, "%zx\r\n", data.size());
@@ -287,9 +290,9 @@ bool connection::chunk(std::string_view data) {
   return ok();
 }
 
-void connection::end_stream() { queue("0\r\n\r\n", true); }
+void http_connection::end_stream() { queue("0\r\n\r\n", true); }
 
-void connection::queue(std::string bytes, bool last) {
+void http_connection::queue(std::string bytes, bool last) {
   bool start = false, overflow = false;
   {
     std::lock_guard lock(mu_);
@@ -312,7 +315,7 @@ void connection::queue(std::string bytes, bool last) {
   net::post(socket_.get_executor(), [self = shared_from_this()] { self->do_write(); });
 }
 
-void connection::do_write() {
+void http_connection::do_write() {
   std::string data;
   {
     std::lock_guard lock(mu_);
@@ -337,7 +340,7 @@ void connection::do_write() {
   write_rest(std::make_shared<std::string>(std::move(data)), n);
 }
 
-void connection::write_rest(std::shared_ptr<std::string> buf, std::size_t offset) {
+void http_connection::write_rest(std::shared_ptr<std::string> buf, std::size_t offset) {
   set_deadline(hooks_.opts().write_timeout);
   auto rest = net::buffer(buf->data() + offset, buf->size() - offset);
   net::async_write(socket_, rest, [self = shared_from_this(), buf](beast::error_code ec, std::size_t) {
@@ -346,7 +349,7 @@ void connection::write_rest(std::shared_ptr<std::string> buf, std::size_t offset
   });
 }
 
-void connection::on_written(beast::error_code ec, std::size_t bytes) {
+void http_connection::on_written(beast::error_code ec, std::size_t bytes) {
   bool done = false, keep = false, more = false;
   {
     std::lock_guard lock(mu_);
@@ -382,7 +385,7 @@ void connection::on_written(beast::error_code ec, std::size_t bytes) {
 
 // One read of the post-FIN drain. Each step holds only itself and the buffer: no handler refers to
 // itself, so one dropped by a stopped io_context frees everything.
-void connection::drain_after_close(std::shared_ptr<std::array<char, 4096>> buf, std::size_t left) {
+void http_connection::drain_after_close(std::shared_ptr<std::array<char, 4096>> buf, std::size_t left) {
   auto* data = buf->data();
   auto size = buf->size();
   socket_.async_read_some(
@@ -393,11 +396,11 @@ void connection::drain_after_close(std::shared_ptr<std::array<char, 4096>> buf, 
       });
 }
 
-void connection::close() {
+void http_connection::close() {
   net::post(socket_.get_executor(), [self = shared_from_this()] { self->shut(); });
 }
 
-void connection::shut() {
+void http_connection::shut() {
   std::vector<std::function<void()>> hooks;
   {
     std::lock_guard lock(mu_);
@@ -416,7 +419,7 @@ void connection::shut() {
   hooks_.on_closed(*this);
 }
 
-void connection::on_close(std::function<void()> hook) {
+void http_connection::on_close(std::function<void()> hook) {
   {
     std::lock_guard lock(mu_);
     if (!closed_) {
@@ -427,7 +430,7 @@ void connection::on_close(std::function<void()> hook) {
   hook();
 }
 
-void connection::keep_alive_comments(std::chrono::milliseconds every) {
+void http_connection::keep_alive_comments(std::chrono::milliseconds every) {
   net::dispatch(socket_.get_executor(), [self = shared_from_this(), every] {
     self->comment_every_ = every;
     self->timer_.expires_after(every);
@@ -437,7 +440,7 @@ void connection::keep_alive_comments(std::chrono::milliseconds every) {
   });
 }
 
-void connection::tick() {
+void http_connection::tick() {
   {
     std::lock_guard lock(mu_);
     if (closed_ || !streaming_ || exchange_done_) return;

@@ -32,29 +32,29 @@ namespace http = beast::http;
 using tcp = net::ip::tcp;
 using http_request = http::request<http::string_body>;
 
-class connection;
+class http_connection;
 
 /// conn_hooks is what a connection needs from its server: the route for a complete request,
 /// the limits, and bookkeeping of idle (evictable) connections.
 struct conn_hooks {
   virtual ~conn_hooks() = default;
-  virtual void on_request(const std::shared_ptr<connection>& c, http_request req) = 0;
+  virtual void on_request(const std::shared_ptr<http_connection>& c, http_request req) = 0;
   /// on_header checks a request header before its body is read (path, Host, Origin, auth,
   /// header count); returning false means a response was sent and the body is not read.
-  virtual bool on_header(const std::shared_ptr<connection>& c, const http_request& head) = 0;
-  virtual void set_idle(connection& c, bool idle) = 0;
-  virtual void on_closed(connection& c) = 0;
+  virtual bool on_header(const std::shared_ptr<http_connection>& c, const http_request& head) = 0;
+  virtual void set_idle(http_connection& c, bool idle) = 0;
+  virtual void on_closed(http_connection& c) = 0;
   virtual const http_options& opts() const = 0;
 };
 
-/// connection is one accepted socket. Reading and the state machine run on its strand (an I/O
+/// http_connection is one accepted socket. Reading and the state machine run on its strand (an I/O
 /// thread); send_* may be called from any thread (handler threads) and queue bytes that the
 /// strand writes asynchronously, each write under the write deadline. After a complete
 /// response the connection reads the next request (keep-alive) or closes.
-class connection : public std::enable_shared_from_this<connection> {
+class http_connection : public std::enable_shared_from_this<http_connection> {
  public:
-  connection(conn_hooks& hooks, tcp::socket sock);
-  ~connection();
+  http_connection(conn_hooks& hooks, tcp::socket sock);
+  ~http_connection();
 
   void start();
   /// respond sends a complete response and ends the exchange.
@@ -75,7 +75,7 @@ class connection : public std::enable_shared_from_this<connection> {
   bool ok();
 
   // Bookkeeping for the server (guarded by the server's mutex).
-  std::list<std::weak_ptr<connection>>::iterator idle_pos;
+  std::list<std::weak_ptr<http_connection>>::iterator idle_pos;
   bool in_idle_list = false;
 
  private:
@@ -92,6 +92,11 @@ class connection : public std::enable_shared_from_this<connection> {
   void on_body(beast::error_code ec);
   void reply_limit(http::status status, const std::string& message, const std::string& limit,
                    std::uint64_t value);
+  /// reply_read_error answers the errors of reading a request's header or body the same way:
+  /// 413 past max_body_bytes, 408 past `timeout` (`what` did not arrive within `setting`); true
+  /// when `ec` was one of them.
+  bool reply_read_error(beast::error_code ec, const char* what, const char* setting,
+                        std::chrono::milliseconds timeout);
   void queue(std::string bytes, bool last);
   void do_write();
   void write_rest(std::shared_ptr<std::string> buf, std::size_t offset);
@@ -136,9 +141,9 @@ class connection : public std::enable_shared_from_this<connection> {
 
 /// conn_writer is where an SSE stream writes: a connection, while one is attached.
 struct conn_writer {
-  std::weak_ptr<connection> conn;
+  std::weak_ptr<http_connection> conn;
   bool ok = true;
-  explicit conn_writer(std::weak_ptr<connection> c) : conn(std::move(c)) {}
+  explicit conn_writer(std::weak_ptr<http_connection> c) : conn(std::move(c)) {}
   bool chunk(const std::string& data);
 };
 

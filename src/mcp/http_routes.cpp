@@ -1,5 +1,5 @@
 // The MCP endpoint: POST (both eras), GET (session stream, resumption), DELETE. Routes run on
-// the connection's I/O thread. A POSTed message is handled by answer() (pump.hpp) over its
+// the connection's I/O thread. A POSTed message is handled by answer_message() (pump.hpp) over its
 // connection: the HTTP session (http_session_conn.hpp), or for a stateless request a
 // one-message post_connection. A request that never blocks (server_access::runs_inline) is
 // handled right here and its reply written directly; any other goes to the handler pool, and
@@ -134,7 +134,7 @@ void http_server::impl::post_session(const conn_ptr& c, http_request& req, const
   const auto* r = std::get_if<jsonrpc::request>(&m);
   if (!r) {
     // Responses and notifications never block: handled here, on the I/O thread.
-    answer(srv, hs->s, *hs, m, nullptr, principal);
+    answer_message(srv, hs->s, *hs, m, nullptr, principal);
     return write_response(c, req, http::status::accepted, "", "", headers);
   }
   const bool keep = req.keep_alive();
@@ -145,7 +145,7 @@ void http_server::impl::post_session(const conn_ptr& c, http_request& req, const
     if (!admit(c, req, *hs, *r, id, reply)) return;
     {
       route_guard guard{*hs, id, reply};
-      answer(srv, hs->s, *hs, m, nullptr, principal);
+      answer_message(srv, hs->s, *hs, m, nullptr, principal);
     }
     return reply.finish();
   }
@@ -156,7 +156,7 @@ void http_server::impl::post_session(const conn_ptr& c, http_request& req, const
       [this, hs, reply, id, msg = std::move(m), principal] {
         {
           route_guard guard{*hs, id, *reply};
-          answer(srv, hs->s, *hs, msg, nullptr, principal);
+          answer_message(srv, hs->s, *hs, msg, nullptr, principal);
         }
         reply->finish();
       },
@@ -201,14 +201,14 @@ void http_server::impl::post_stateless(const conn_ptr& c, http_request& req, jso
   if (server_access::runs_inline(srv, r)) {
     // The fast path: a one-message connection on the stack, its reply written directly.
     post_connection conn(c, keep, options);
-    answer(srv, stateless_root, conn, m, nullptr, principal);
+    answer_message(srv, stateless_root, conn, m, nullptr, principal);
     return conn.close();
   }
   auto conn = std::make_shared<post_connection>(c, keep, options);
   const jsonrpc::message_id rid = r.id;
   bool queued = pool.post(
       [this, conn, msg = std::move(m), principal] {
-        answer(srv, stateless_root, *conn, msg, nullptr, principal);
+        answer_message(srv, stateless_root, *conn, msg, nullptr, principal);
         conn->close();
       },
       options.max_pending_requests);
@@ -228,15 +228,26 @@ void http_server::impl::listen(const conn_ptr& c, http_request& /*req*/, const j
   c->keep_alive_comments(std::chrono::duration_cast<std::chrono::milliseconds>(options.keepalive));
 }
 
-void http_server::impl::get(const conn_ptr& c, http_request& req) {
-  if (!srv.options().sessions)
-    return write_response(c, req, http::status::method_not_allowed, "", "", {{"Allow", "POST"}});
+std::shared_ptr<detail::http_session> http_server::impl::request_session(const conn_ptr& c,
+                                                                      http_request& req) {
+  if (!srv.options().sessions) {
+    write_response(c, req, http::status::method_not_allowed, "", "", {{"Allow", "POST"}});
+    return nullptr;
+  }
   std::string sid(req["Mcp-Session-Id"]);
-  if (sid.empty())
-    return write_rpc_error(c, req, http::status::bad_request, std::nullopt, -32000,
-                           "Bad Request: Mcp-Session-Id header is required");
+  if (sid.empty()) {
+    write_rpc_error(c, req, http::status::bad_request, std::nullopt, -32000,
+                    "Bad Request: Mcp-Session-Id header is required");
+    return nullptr;
+  }
   auto hs = find_session(sid);
-  if (!hs) return write_rpc_error(c, req, http::status::not_found, std::nullopt, -32001, "Session not found");
+  if (!hs) write_rpc_error(c, req, http::status::not_found, std::nullopt, -32001, "Session not found");
+  return hs;
+}
+
+void http_server::impl::get(const conn_ptr& c, http_request& req) {
+  auto hs = request_session(c, req);
+  if (!hs) return;
   if (!accepts(req, "text/event-stream")) return write_response(c, req, http::status::not_acceptable, "", "");
   std::string last(req["Last-Event-ID"]);
   std::shared_ptr<sse_stream> stream;
@@ -306,14 +317,9 @@ void http_server::impl::get(const conn_ptr& c, http_request& req) {
 }
 
 void http_server::impl::del(const conn_ptr& c, http_request& req) {
-  if (!srv.options().sessions)
-    return write_response(c, req, http::status::method_not_allowed, "", "", {{"Allow", "POST"}});
+  auto hs = request_session(c, req);
+  if (!hs) return;
   std::string sid(req["Mcp-Session-Id"]);
-  if (sid.empty())
-    return write_rpc_error(c, req, http::status::bad_request, std::nullopt, -32000,
-                           "Bad Request: Mcp-Session-Id header is required");
-  auto hs = find_session(sid);
-  if (!hs) return write_rpc_error(c, req, http::status::not_found, std::nullopt, -32001, "Session not found");
   if (options.session_store)
     if (auto gone = options.session_store->erase(sid); !gone)
       return write_rpc_error(c, req, http::status::service_unavailable, std::nullopt, -32000,

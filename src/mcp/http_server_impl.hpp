@@ -14,7 +14,7 @@ namespace tooluse::mcp {
 namespace beast = detail::beast;
 namespace http = detail::http;
 namespace net = detail::net;
-using http_conn = detail::connection;
+using http_conn = detail::http_connection;
 using detail::http_request;
 using detail::tcp;
 using conn_ptr = std::shared_ptr<http_conn>;
@@ -88,6 +88,9 @@ struct http_server::impl : detail::conn_hooks, std::enable_shared_from_this<http
   void post(const conn_ptr& c, http_request& req, const std::string& principal);
   void get(const conn_ptr& c, http_request& req);
   void del(const conn_ptr& c, http_request& req);
+  /// request_session is the session a GET or DELETE names in Mcp-Session-Id; without sessions,
+  /// the header or the session, it answers the request with the error and returns null.
+  std::shared_ptr<detail::http_session> request_session(const conn_ptr& c, http_request& req);
   void post_stateless(const conn_ptr& c, http_request& req, jsonrpc::message m,
                       const std::string& principal);
   void post_session(const conn_ptr& c, http_request& req, const std::shared_ptr<detail::http_session>& hs,

@@ -139,7 +139,7 @@ status http_session::send_related(const json& message, const json& request_id) {
   if (!reply) return send(message);
   if (!persist.empty()) on_persist(persist, message.at("result"));
   // Safe outside the lock: the reply lives until the thread handling the request, which is
-  // the one sending, has returned from answer().
+  // the one sending, has returned from answer_message().
   reply->emit(message, last);
   return {};
 }

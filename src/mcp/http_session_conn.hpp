@@ -23,7 +23,7 @@ class http_session;
 class post_reply {
  public:
   /// `hs` (null for a stateless POST) must outlive the reply.
-  post_reply(std::shared_ptr<connection> c, bool keep_alive, http_session* hs, header_list headers,
+  post_reply(std::shared_ptr<http_connection> c, bool keep_alive, http_session* hs, header_list headers,
              bool stateless, const http_options& options)
       : c_(std::move(c)), keep_alive_(keep_alive), hs_(hs), headers_(std::move(headers)), stateless_(stateless),
         options_(options) {}
@@ -39,7 +39,7 @@ class post_reply {
   void start();
   void finish_locked();
 
-  std::shared_ptr<connection> c_;
+  std::shared_ptr<http_connection> c_;
   bool keep_alive_;
   http_session* hs_;
   header_list headers_;
@@ -51,7 +51,7 @@ class post_reply {
 };
 
 /// http_session is a session of the handshake revisions (2025-03-26 .. 2025-11-25) as a
-/// connection. The HTTP server handles each POSTed message with answer(server, s, *this, m)
+/// connection. The HTTP server handles each POSTed message with answer_message(server, s, *this, m)
 /// after routing the POST's reply by the request's id (admit); what the server sends comes back
 /// through send_related (to that reply; the response ends the route) or send (the GET stream).
 class http_session : public mcp::connection {
@@ -120,7 +120,7 @@ class http_session : public mcp::connection {
 /// POST's reply. close() ends the reply if no response was sent.
 class post_connection : public mcp::connection {
  public:
-  post_connection(std::shared_ptr<detail::connection> c, bool keep_alive, const http_options& options)
+  post_connection(std::shared_ptr<detail::http_connection> c, bool keep_alive, const http_options& options)
       : reply_(std::move(c), keep_alive, nullptr, {}, true, options) {}
   status start(connection_handlers) override { return {}; }
   status send(const json& message) override;

@@ -4,12 +4,15 @@
 // and its rules (which revisions have it, whether it may run on an I/O thread, its cache
 // hint, what it needs of the client or the server) as fields of the binding.
 
+#include <algorithm>
 #include <concepts>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <type_traits>
 #include <variant>
+#include <vector>
 
 #include "tooluse/jsonrpc/message.hpp"
 #include "tooluse/mcp/wire.hpp"
@@ -34,6 +37,38 @@ inline std::string shown(std::string_view name) {
   constexpr std::size_t max = 200;
   if (name.size() <= max) return std::string(name);
   return std::string(name.substr(0, max)) + "... (" + std::to_string(name.size()) + " bytes)";
+}
+
+/// err makes a JSON-RPC error object.
+inline jsonrpc::error_object err(int code, std::string message, json data = nullptr) {
+  return jsonrpc::error_object{code, std::move(message), std::move(data)};
+}
+
+/// page is one page of a list method's answer: `items` [offset, offset + page_size) under `key`,
+/// made by `to`, and "nextCursor" when more follow. The cursor must be one this server sent (all
+/// digits, within the list); anything else is -32602 naming it.
+template <class T, class F>
+std::variant<json, jsonrpc::error_object> page(const std::optional<std::string>& cursor,
+                                               std::size_t page_size, const std::vector<T>& items,
+                                               const char* key, F to) {
+  std::size_t offset = 0;
+  if (cursor) {
+    const std::string& cur = *cursor;
+    try {
+      std::size_t used = 0;
+      offset = std::stoul(cur, &used);
+      if (used != cur.size() || offset > items.size()) throw std::invalid_argument("cursor");
+    } catch (const std::exception&) {
+      return err(jsonrpc::error_code::invalid_params,
+                 "Invalid params: unknown cursor \"" + shown(cur) + "\"");
+    }
+  }
+  const std::size_t n = std::max<std::size_t>(1, page_size);
+  json list = json::array();
+  for (std::size_t i = offset; i < items.size() && i < offset + n; ++i) list.push_back(to(items[i]));
+  json out = {{key, std::move(list)}};
+  if (offset + n < items.size()) out["nextCursor"] = std::to_string(offset + n);
+  return out;
 }
 
 /// not_an_object is the -32602 error for a free-form member that must be an object.

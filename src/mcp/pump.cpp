@@ -15,7 +15,7 @@
 
 namespace tooluse::mcp {
 
-bool answer(server& srv, const std::shared_ptr<session>& s, connection& out, const jsonrpc::message& m,
+bool answer_message(server& srv, const std::shared_ptr<session>& s, connection& out, const jsonrpc::message& m,
             std::atomic<bool>* write_failed, std::string_view principal) {
   const auto* r = std::get_if<jsonrpc::request>(&m);
   if (!r) return server_access::handle_message(srv, s, m, [](const json&, bool) {});
@@ -72,7 +72,7 @@ void message_pump::feed(json message) {
     // Requests that never block (server::runs_inline: lists, ping, a synchronous tool on the
     // engine's fast path) are answered on the reading thread, in order.
     if (!r || server_access::runs_inline(srv_, *r)) {
-      answer(srv_, session_, out_, m, &write_failed_);
+      answer_message(srv_, session_, out_, m, &write_failed_);
       continue;
     }
     // Requests that may block (tools, prompts, reads) run on a pool that grows up to
@@ -117,7 +117,7 @@ void message_pump::worker() {
       jsonrpc::message m = std::move(queue_.front().first);  // freed before the slot is given back
       queue_.pop_front();
       lock.unlock();
-      answer(srv_, session_, out_, m, &write_failed_);
+      answer_message(srv_, session_, out_, m, &write_failed_);
     }
     lock.lock();
     --running_;

@@ -23,13 +23,13 @@
 
 namespace tooluse::mcp {
 
-/// answer handles message `m` of session `s` (server_access::handle_message) and writes what a
+/// answer_message handles message `m` of session `s` (server_access::handle_message) and writes what a
 /// request emits through `out.send_related(message, the request's id)`: related notifications
 /// and server requests first, its response last. Responses and notifications of the client
 /// emit nothing. Blocks while a handler runs. Returns false when a request was cancelled and
 /// gets no response. A failed write sets `*write_failed` (when given).
 /// `principal` is the request's authorization context (the HTTP server's auth hook), if any.
-bool answer(server& srv, const std::shared_ptr<session>& s, connection& out, const jsonrpc::message& m,
+bool answer_message(server& srv, const std::shared_ptr<session>& s, connection& out, const jsonrpc::message& m,
             std::atomic<bool>* write_failed = nullptr, std::string_view principal = {});
 
 class message_pump {

@@ -32,10 +32,6 @@ struct live_task {
 
 namespace {
 
-jsonrpc::error_object err(int code, std::string message, json data = nullptr) {
-  return jsonrpc::error_object{code, std::move(message), std::move(data)};
-}
-
 
 jsonrpc::error_object unknown_task(const std::string& id) {
   return err(ec::invalid_params,
@@ -399,25 +395,8 @@ method_outcome task_runner::result(request_context& ctx, const wire::task_id_par
 method_outcome task_runner::list(request_context& ctx, const wire::paginated_params& p) {
   auto all = options_.store->list(session_key(ctx.session_ptr()));
   std::erase_if(all, [&](const task_record& r) { return r.principal != ctx.principal(); });
-  std::size_t offset = 0;
-  if (p.cursor) {
-    // Only a cursor this server sent: all digits, within the list (as the other lists check).
-    const std::string& cur = *p.cursor;
-    try {
-      std::size_t used = 0;
-      offset = std::stoul(cur, &used);
-      if (used != cur.size() || offset > all.size()) throw std::invalid_argument("cursor");
-    } catch (const std::exception&) {
-      return err(ec::invalid_params, "Invalid params: unknown cursor \"" + cur + "\"");
-    }
-  }
-  const std::size_t n = std::max<std::size_t>(1, srv_.options().page_size);
-  json tasks = json::array();
-  for (std::size_t i = offset; i < all.size() && i < offset + n; ++i)
-    tasks.push_back(task_to_json(all[i], ctx.protocol_version()));
-  json out = {{"tasks", std::move(tasks)}};
-  if (offset + n < all.size()) out["nextCursor"] = std::to_string(offset + n);
-  return out;
+  return page(p.cursor, srv_.options().page_size, all, "tasks",
+              [&](const task_record& r) { return task_to_json(r, ctx.protocol_version()); });
 }
 
 }  // namespace tooluse::mcp

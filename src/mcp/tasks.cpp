@@ -6,47 +6,23 @@
 #include <map>
 #include <mutex>
 
+#include "tooluse/enum_names.hpp"
+
 namespace tooluse::mcp {
 
-std::string_view to_string(task_status s) noexcept {
-  switch (s) {
-    case task_status::working:
-      return "working";
-    case task_status::input_required:
-      return "input_required";
-    case task_status::completed:
-      return "completed";
-    case task_status::failed:
-      return "failed";
-    case task_status::cancelled:
-      return "cancelled";
-  }
-  return "working";
-}
+TOOLUSE_ENUM_NAMES(task_status, (working), (input_required), (completed), (failed), (cancelled))
+TOOLUSE_ENUM_NAMES(task_support, (forbidden), (optional), (required))
+
+std::string_view to_string(task_status s) noexcept { return enum_name(s, "working"); }
 
 std::optional<task_status> parse_task_status(std::string_view s) noexcept {
-  for (auto v : {task_status::working, task_status::input_required, task_status::completed,
-                 task_status::failed, task_status::cancelled})
-    if (to_string(v) == s) return v;
-  return std::nullopt;
+  return enum_from_name<task_status>(s);
 }
 
-std::string_view to_string(task_support s) noexcept {
-  switch (s) {
-    case task_support::forbidden:
-      return "forbidden";
-    case task_support::optional:
-      return "optional";
-    case task_support::required:
-      return "required";
-  }
-  return "forbidden";
-}
+std::string_view to_string(task_support s) noexcept { return enum_name(s, "forbidden"); }
 
 std::optional<task_support> parse_task_support(std::string_view s) noexcept {
-  for (auto v : {task_support::forbidden, task_support::optional, task_support::required})
-    if (to_string(v) == s) return v;
-  return std::nullopt;
+  return enum_from_name<task_support>(s);
 }
 
 std::string format_time(std::chrono::system_clock::time_point t) {

@@ -10,6 +10,21 @@ namespace tooluse::mcp {
 
 std::string id_key(const json& id) { return id.dump(); }
 
+namespace {
+
+// handshake_result reads the server's result to the handshake `method` as T; a mismatch is a
+// protocol error that names the transport and the method.
+template <class T>
+result<T> handshake_result(const client_transport& t, const json& answer, std::string_view method) {
+  auto r = decode<T>(answer, "result");
+  if (!r)
+    return fail(errc::protocol_error, t.describe() + ": the server's " + std::string(method) +
+                                          " result is malformed: " + r.error().message);
+  return r;
+}
+
+}  // namespace
+
 json client::impl::client_capabilities() const {
   json caps = json::object();
   if (options.on_sampling) caps["sampling"] = json::object();
@@ -35,11 +50,8 @@ status client::impl::initialize(std::string_view wanted) {
                                  .client_info = to_json(options.client_info)};
   auto res = round_trip("initialize", encode(params), {});
   if (!res) return fail(res.error());
-  auto r = decode<wire::initialize_result>(*res, "result");
-  if (!r)
-    return fail(errc::protocol_error, transport->describe() +
-                                          ": the server's initialize result is malformed: " +
-                                          r.error().message);
+  auto r = handshake_result<wire::initialize_result>(*transport, *res, "initialize");
+  if (!r) return fail(r.error());
   const std::string& got = r->protocol_version;
   if (!is_session_version(got))
     return fail(
@@ -62,11 +74,8 @@ status client::impl::initialize(std::string_view wanted) {
 status client::impl::discover() {
   auto res = round_trip("server/discover", json::object(), {}, options.discover_timeout);
   if (!res) return fail(res.error());
-  auto r = decode<wire::discover_result>(*res, "result");
-  if (!r)
-    return fail(errc::protocol_error, transport->describe() +
-                                          ": the server's server/discover result is malformed: " +
-                                          r.error().message);
+  auto r = handshake_result<wire::discover_result>(*transport, *res, "server/discover");
+  if (!r) return fail(r.error());
   bool modern = false;
   for (const auto& v : r->supported_versions)
     if (v.is_string() && is_stateless_version(v.get<std::string>())) modern = true;

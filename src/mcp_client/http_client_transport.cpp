@@ -99,6 +99,14 @@ class http_transport final : public client_transport {
   // challenged: a 401/403 the authorizer wants retried (true), or an error for it.
   result<bool> challenged(int status, const std::vector<http::header>& response,
                           const http::request& req);
+  // stream_get is how a GET of a stream went (answered: sent and read).
+  struct stream_get {
+    bool answered = false, sse = false;
+    int status = 0;
+    std::string body;
+  };
+  // get_stream GETs `s` again, after its last event when it has one (Last-Event-ID).
+  stream_get get_stream(stream& s, std::stop_token stop);
   void run_get_stream(std::stop_token stop);
   void deliver(const std::string& data, stream& s);
   void fail_request(const json& id, error e) {
@@ -370,6 +378,16 @@ void http_transport::run_post(http::request req, json id, bool had_session, std:
   if (!s.got_response) resume(s, stop, had_session);
 }
 
+http_transport::stream_get http_transport::get_stream(stream& s, std::stop_token stop) {
+  auto req = make_request("GET", nullptr, {});
+  if (!s.parser.last_event_id().empty())
+    req.headers.push_back({"Last-Event-ID", s.parser.last_event_id()});
+  stream_get g;
+  s.got_event = false;
+  g.answered = static_cast<bool>(send_(req, stream_options(s, g.status, g.body, g.sse, stop)));
+  return g;
+}
+
 void http_transport::resume(stream& s, std::stop_token stop, bool had_session) {
   int attempts = 0;
   while (!s.got_response && !stop.stop_requested()) {
@@ -385,22 +403,16 @@ void http_transport::resume(stream& s, std::stop_token stop, bool had_session) {
                                                          " times in a row; check the server"});
     auto delay = std::chrono::milliseconds(s.parser.retry().value_or(opts_.default_retry.count()));
     if (!sleep_for(delay, stop)) return;
-    auto req = make_request("GET", nullptr, {});
-    req.headers.push_back({"Last-Event-ID", s.parser.last_event_id()});
-    int status = 0;
-    std::string body;
-    bool sse = false;
-    s.got_event = false;
-    auto r = send_(req, stream_options(s, status, body, sse, stop));
+    auto g = get_stream(s, stop);
     if (stop.stop_requested()) return;
     if (s.failure) return fail_request(s.want_id, *s.failure);
-    if (r && status == 404 && had_session)
+    if (g.answered && g.status == 404 && had_session)
       return fail_request(s.want_id, session_lost(true));
-    if (r && !sse && status >= 400)
+    if (g.answered && !g.sse && g.status >= 400)
       return fail_request(
           s.want_id,
           error{errc::http_error, opts_.url + ": resuming the stream got HTTP " +
-                                      std::to_string(status) + ": " + body.substr(0, 300)});
+                                      std::to_string(g.status) + ": " + g.body.substr(0, 300)});
     s.parser.finish();
     if (s.got_event) attempts = 0;
   }
@@ -410,23 +422,16 @@ void http_transport::run_get_stream(std::stop_token stop) {
   stream s(opts_.max_message_bytes);
   int failures = 0;
   while (!stop.stop_requested() && failures <= opts_.max_reconnects) {
-    auto req = make_request("GET", nullptr, {});
-    if (!s.parser.last_event_id().empty())
-      req.headers.push_back({"Last-Event-ID", s.parser.last_event_id()});
-    int status = 0;
-    std::string body;
-    bool sse = false;
-    s.got_event = false;
-    auto r = send_(req, stream_options(s, status, body, sse, stop));
+    auto g = get_stream(s, stop);
     if (stop.stop_requested()) return;
-    if (r && !sse) return;  // 405 (no GET stream offered) or another refusal: do without
+    if (g.answered && !g.sse) return;  // 405 (no GET stream offered) or another refusal: do without
     if (s.failure) {
       // An oversized event: skip it by reconnecting after the last complete event.
       s.failure.reset();
       s.parser.reset_failure();
     }
     s.parser.finish();
-    failures = s.got_event || r ? 0 : failures + 1;
+    failures = s.got_event || g.answered ? 0 : failures + 1;
     auto delay = std::chrono::milliseconds(s.parser.retry().value_or(opts_.default_retry.count()));
     if (!sleep_for(delay, stop)) return;
   }

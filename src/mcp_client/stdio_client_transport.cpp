@@ -56,7 +56,7 @@ struct detail::stdio_state {
 
 namespace {
 
-using state_ptr = std::shared_ptr<detail::stdio_state>;
+using stdio_state_ptr = std::shared_ptr<detail::stdio_state>;
 
 // for_each_line reads `fd` until EOF or a wake-up, calling `line` for each complete line and
 // `overflow` (with the line's first bytes) for each line longer than `max_line`, which is
@@ -92,7 +92,7 @@ bool for_each_line(int fd, int wake_fd, std::size_t max_line, F&& line, G&& over
   }
 }
 
-void read_stderr(const state_ptr& s) {
+void read_stderr(const stdio_state_ptr& s) {
   auto keep = [&](std::string_view l) {
     {
       std::lock_guard lock(s->mutex);
@@ -189,7 +189,7 @@ void handle_stdout_overflow(detail::stdio_state& s, std::string_view head) {
   if (id && s.handlers.on_send_failed) s.handlers.on_send_failed(*id, e);
 }
 
-void read_stdout(const state_ptr& s) {
+void read_stdout(const stdio_state_ptr& s) {
   const bool eof = for_each_line(
       s->stdout_fd, s->wake_fd, s->options.max_line_bytes,
       [&](std::string_view l) { handle_stdout_line(*s, l); },

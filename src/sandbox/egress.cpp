@@ -3,6 +3,7 @@
 // end (no polling loops with timeouts).
 #include "sandbox/egress.hpp"
 
+
 #include <fcntl.h>
 #include <netdb.h>
 #include <poll.h>
@@ -18,14 +19,10 @@
 #include <mutex>
 #include <thread>
 
+#include "tooluse/text.hpp"
+
 namespace tooluse::sandbox::detail {
 namespace {
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
-  return out;
-}
 
 bool send_all(int fd, std::string_view s) {
   while (!s.empty()) {
@@ -53,7 +50,7 @@ bool parse_head(const std::string& head, target& t) {
   if (method == "CONNECT") {
     t.tunnel = true;
     authority = uri;
-  } else if (lower(uri).rfind("http://", 0) == 0) {
+  } else if (ascii_lower(uri).rfind("http://", 0) == 0) {
     authority = uri.substr(7, uri.find('/', 7) == std::string::npos ? std::string::npos : uri.find('/', 7) - 7);
   } else {
     return false;
@@ -92,9 +89,9 @@ int connect_to(const target& t) {
 }  // namespace
 
 bool host_allowed(const std::vector<std::string>& allowed, std::string_view host) {
-  const std::string h = lower(host);
+  const std::string h = ascii_lower(host);
   for (const auto& entry : allowed) {
-    const std::string e = lower(entry);
+    const std::string e = ascii_lower(entry);
     if (e == h) return true;
     if (e.rfind("*.", 0) == 0 && h.size() > e.size() - 1 &&
         h.compare(h.size() - (e.size() - 1), e.size() - 1, e, 1) == 0)

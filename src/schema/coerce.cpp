@@ -7,6 +7,7 @@
 
 #include "schema/evaluator.hpp"
 #include "schema/validator_access.hpp"
+#include "tooluse/text.hpp"
 
 namespace tooluse::schema {
 namespace {
@@ -44,25 +45,6 @@ bool is_json_number_text(const std::string& s) {
   return i == s.size();
 }
 
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-bool matches_type(std::uint8_t types, const json& v) {
-  using namespace detail;
-  switch (v.type()) {
-    case json::value_t::null: return types & t_null;
-    case json::value_t::boolean: return types & t_boolean;
-    case json::value_t::string: return types & t_string;
-    case json::value_t::array: return types & t_array;
-    case json::value_t::object: return types & t_object;
-    case json::value_t::number_float:
-      return (types & t_number) || ((types & t_integer) && is_integer_value(v));
-    default: return types & (t_integer | t_number);
-  }
-}
-
 struct coercer {
   const coerce_options& options;
   std::vector<coercion>& changes;
@@ -79,7 +61,7 @@ struct coercer {
   // scalar converts `v` to one of `types` if a rule allows it.
   void scalar(std::uint8_t types, json& v, const std::string& path) {
     using namespace detail;
-    if (!types || matches_type(types, v)) return;
+    if (!types || type_matches(types, v)) return;
     if (v.is_number_float() && (types & t_integer) && !(types & t_number)) return;
     if (v.is_string()) {
       const std::string s = v.get<std::string>();
@@ -100,7 +82,7 @@ struct coercer {
         }
       }
       if (types & t_boolean) {
-        std::string l = lower(s);
+        std::string l = ascii_lower(s);
         if (l == "true" || l == "yes" || l == "1" || l == "false" || l == "no" || l == "0") {
           json b = l == "true" || l == "yes" || l == "1";
           record(path, v, b, "string_to_boolean");
@@ -111,7 +93,7 @@ struct coercer {
       if (types & (t_object | t_array)) {
         auto bounded = parse_json(s);
         json parsed = bounded ? std::move(*bounded) : json(json::value_t::discarded);
-        if (!parsed.is_discarded() && matches_type(types & (t_object | t_array), parsed)) {
+        if (!parsed.is_discarded() && type_matches(types & (t_object | t_array), parsed)) {
           record(path, v, parsed, "json_string");
           v = std::move(parsed);
           return;

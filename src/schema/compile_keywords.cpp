@@ -19,8 +19,6 @@ const json* find(const json& s, std::string_view keyword) {
   return it == s.end() ? nullptr : &*it;
 }
 
-bool is_schema(const json& s) { return s.is_object() || s.is_boolean(); }
-
 // count reads a non-negative integer keyword ("minLength": 2; 2.0 is accepted too).
 status count(const json& s, std::string_view keyword, const schema_info& where,
              std::optional<std::uint64_t>& out) {

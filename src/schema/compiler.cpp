@@ -31,8 +31,6 @@ std::string pointer_escape(std::string_view key) {
   return out;
 }
 
-bool is_schema(const json& s) { return s.is_object() || s.is_boolean(); }
-
 }  // namespace
 
 const node* resource::find_dynamic(std::string_view name) const {

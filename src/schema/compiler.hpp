@@ -11,6 +11,9 @@
 
 namespace tooluse::schema::detail {
 
+/// is_schema: a subschema is an object or a boolean.
+inline bool is_schema(const json& s) { return s.is_object() || s.is_boolean(); }
+
 /// schema_info is where a subschema sits: its base URI, its resource, its location.
 struct schema_info {
   std::string base;

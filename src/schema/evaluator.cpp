@@ -34,21 +34,6 @@ std::string type_list(std::uint8_t types) {
   return out;
 }
 
-bool type_matches(std::uint8_t types, const json& inst) {
-  switch (inst.type()) {
-    case json::value_t::null: return types & t_null;
-    case json::value_t::boolean: return types & t_boolean;
-    case json::value_t::string: return types & t_string;
-    case json::value_t::array: return types & t_array;
-    case json::value_t::object: return types & t_object;
-    case json::value_t::number_integer:
-    case json::value_t::number_unsigned: return types & (t_integer | t_number);
-    case json::value_t::number_float:
-      return (types & t_number) || ((types & t_integer) && is_integer_value(inst));
-    default: return false;
-  }
-}
-
 std::string enum_list(const std::vector<json>& values) {
   std::string out;
   std::size_t shown = std::min<std::size_t>(values.size(), 12);
@@ -78,6 +63,21 @@ bool is_multiple(const json& inst, long double m) {
 }
 
 }  // namespace
+
+bool type_matches(std::uint8_t types, const json& inst) {
+  switch (inst.type()) {
+    case json::value_t::null: return types & t_null;
+    case json::value_t::boolean: return types & t_boolean;
+    case json::value_t::string: return types & t_string;
+    case json::value_t::array: return types & t_array;
+    case json::value_t::object: return types & t_object;
+    case json::value_t::number_integer:
+    case json::value_t::number_unsigned: return types & (t_integer | t_number);
+    case json::value_t::number_float:
+      return (types & t_number) || ((types & t_integer) && is_integer_value(inst));
+    default: return false;
+  }
+}
 
 std::string expectation(const node& n) {
   if (n.const_value) return short_json(*n.const_value, 40);

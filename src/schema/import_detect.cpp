@@ -3,6 +3,7 @@
 #include <array>
 #include <cctype>
 
+#include "tooluse/text.hpp"
 #include "tooluse/enum_names.hpp"
 #include "tooluse/schema/import.hpp"
 
@@ -16,11 +17,6 @@ bool is_schema_type(std::string_view t) {
   return std::find(schema_types.begin(), schema_types.end(), t) != schema_types.end();
 }
 
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
-
 bool is_upper(const std::string& s) {
   return std::none_of(s.begin(), s.end(), [](unsigned char c) { return std::islower(c); });
 }
@@ -31,7 +27,7 @@ bool has_bfcl_types(const json& s) {
   if (!s.is_object()) return false;
   if (auto t = s.find("type"); t != s.end() && t->is_string()) {
     std::string name = t->get<std::string>();
-    if (!is_schema_type(name) && !(is_upper(name) && is_schema_type(lower(name)))) return true;
+    if (!is_schema_type(name) && !(is_upper(name) && is_schema_type(ascii_lower(name)))) return true;
   }
   if (auto p = s.find("properties"); p != s.end() && p->is_object())
     for (const auto& [k, v] : p->items())
@@ -46,7 +42,7 @@ json normalize_openapi(const json& s) {
   json out = json::object();
   for (const auto& [k, v] : s.items()) {
     if (k == "nullable") continue;
-    if (k == "type" && v.is_string()) out[k] = lower(v.get<std::string>());
+    if (k == "type" && v.is_string()) out[k] = ascii_lower(v.get<std::string>());
     else if (k == "properties" && v.is_object()) {
       out[k] = json::object();
       for (const auto& [name, sub] : v.items()) out[k][name] = normalize_openapi(sub);

@@ -177,6 +177,9 @@ bool json_equal(const json& a, const json& b);
 
 /// is_integer_value tells whether a JSON value is an integer (1 and 1.0 are).
 bool is_integer_value(const json& value);
+/// type_matches tells whether `value` is one of `types` (type_bit flags): "number" takes
+/// integers, and "integer" takes a float with no fraction (1.0).
+bool type_matches(std::uint8_t types, const json& value);
 
 /// to_long_double converts a number for comparisons.
 long double to_long_double(const json& value);

@@ -10,13 +10,13 @@ namespace tooluse::schema {
 namespace {
 
 // Fields of Gemini's Schema message (google-genai types.Schema) whose values are plain data.
-constexpr std::array<std::string_view, 13> kept_keywords = {
+constexpr std::array<std::string_view, 13> gemini_kept_keywords = {
     "description", "title",     "minItems",  "maxItems",      "minimum",
     "maximum",     "minLength", "maxLength", "pattern",       "minProperties",
     "maxProperties", "default", "example"};
 
 bool in_kept(std::string_view key) {
-  return std::find(kept_keywords.begin(), kept_keywords.end(), key) != kept_keywords.end();
+  return std::find(gemini_kept_keywords.begin(), gemini_kept_keywords.end(), key) != gemini_kept_keywords.end();
 }
 
 void append_description(json& out, const std::string& text) {

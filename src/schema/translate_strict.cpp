@@ -21,7 +21,7 @@ constexpr std::array<std::string_view, 22> unsupported_keywords = {
     "$dynamicRef",   "$recursiveRef"};
 
 // Keywords copied as they are (their values hold no subschema).
-constexpr std::array<std::string_view, 13> kept_keywords = {
+constexpr std::array<std::string_view, 13> strict_kept_keywords = {
     "type",    "description",      "title",            "enum",       "pattern",
     "format",  "minimum",          "maximum",          "exclusiveMinimum",
     "exclusiveMaximum", "multipleOf", "minItems",       "maxItems"};
@@ -186,7 +186,7 @@ result<json> strict_walker::walk(const json& s, const std::string& path, int dep
       return unsupported(path, "\"" + k + "\" is not supported by openai strict mode");
     }
     if (k == "enum" && !v.is_array()) return unsupported(path, "\"enum\" must be an array");
-    if (in(kept_keywords, k)) out[k] = v;
+    if (in(strict_kept_keywords, k)) out[k] = v;
     if (k == "const") out["enum"] = json::array({v});
   }
   if (out.contains("enum") && (enum_values_ += out["enum"].size()) > max_enum_values)

@@ -2,15 +2,10 @@
 
 #include <algorithm>
 
+#include "tooluse/text.hpp"
+
 namespace tooluse::schema::detail {
 namespace {
-
-int hex(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
 
 // Decodes one JSON pointer token: ~1 -> '/', ~0 -> '~', %XX -> byte.
 std::string decode_token(std::string_view token) {
@@ -20,9 +15,9 @@ std::string decode_token(std::string_view token) {
     if (c == '~' && i + 1 < token.size()) {
       out += token[i + 1] == '1' ? '/' : '~';
       ++i;
-    } else if (c == '%' && i + 2 < token.size() && hex(token[i + 1]) >= 0 &&
-               hex(token[i + 2]) >= 0) {
-      out += static_cast<char>(hex(token[i + 1]) * 16 + hex(token[i + 2]));
+    } else if (c == '%' && i + 2 < token.size() && hex_value(token[i + 1]) >= 0 &&
+               hex_value(token[i + 2]) >= 0) {
+      out += static_cast<char>(hex_value(token[i + 1]) * 16 + hex_value(token[i + 2]));
       i += 2;
     } else {
       out += c;

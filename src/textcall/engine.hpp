@@ -31,6 +31,10 @@ struct step {
   bool emit_header = false;  ///< for enter: the `length` bytes are content, not dropped
 };
 
+/// The two answers a scan gives most: wait for more text, or not this rule's text.
+inline step incomplete() { return step{.kind = step_kind::incomplete}; }
+inline step no_match() { return step{.kind = step_kind::no_match}; }
+
 /// scan_env is what a scan may look at besides the text.
 struct scan_env {
   const tool_schemas& schemas;

@@ -3,6 +3,8 @@
 #include <charconv>
 #include <cstdint>
 
+#include "tooluse/text.hpp"
+
 namespace tooluse::textcall::detail {
 namespace {
 
@@ -17,29 +19,24 @@ bool is_ident_start(char c) {
 }
 bool is_ident_char(char c) { return is_ident_start(c) || is_digit(c); }
 
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
+// list_end skips space before a list's next item: incomplete at the end of the text, done past
+// `close` (the list ended there), nothing when an item follows.
+std::optional<scan_state> list_end(std::string_view s, std::size_t& pos, char close) {
+  pos = skip_space(s, pos);
+  if (pos >= s.size()) return scan_state::incomplete;
+  if (s[pos] != close) return std::nullopt;
+  ++pos;
+  return scan_state::done;
 }
 
-void append_utf8(std::string& out, std::uint32_t cp) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
+// after_item reads what follows a list's item: a ',' (passed over) or `close` (left for
+// list_end); anything else is invalid, the end of the text incomplete.
+std::optional<scan_state> after_item(std::string_view s, std::size_t& pos, char close) {
+  pos = skip_space(s, pos);
+  if (pos >= s.size()) return scan_state::incomplete;
+  if (s[pos] == ',') ++pos;
+  else if (s[pos] != close) return scan_state::invalid;
+  return std::nullopt;
 }
 
 class scanner {
@@ -227,22 +224,11 @@ scan_state scanner::sequence(std::size_t& pos, json& out, char close, int depth)
   out = json::array();
   ++pos;
   while (true) {
-    pos = skip_space(s_, pos);
-    if (pos >= s_.size()) return scan_state::incomplete;
-    if (s_[pos] == close) {
-      ++pos;
-      return scan_state::done;
-    }
+    if (auto end = list_end(s_, pos, close)) return *end;
     json item;
     if (auto st = value(pos, item, depth + 1); st != scan_state::done) return st;
     out.push_back(std::move(item));
-    pos = skip_space(s_, pos);
-    if (pos >= s_.size()) return scan_state::incomplete;
-    if (s_[pos] == ',') {
-      ++pos;
-    } else if (s_[pos] != close) {
-      return scan_state::invalid;
-    }
+    if (auto st = after_item(s_, pos, close)) return *st;
   }
 }
 
@@ -270,12 +256,7 @@ scan_state scanner::object(std::size_t& pos, json& out, int depth) {
   out = json::object();
   ++pos;
   while (true) {
-    pos = skip_space(s_, pos);
-    if (pos >= s_.size()) return scan_state::incomplete;
-    if (s_[pos] == '}') {
-      ++pos;
-      return scan_state::done;
-    }
+    if (auto end = list_end(s_, pos, '}')) return *end;
     std::string k;
     if (auto st = key(pos, k); st != scan_state::done) return st;
     pos = skip_space(s_, pos);
@@ -285,13 +266,7 @@ scan_state scanner::object(std::size_t& pos, json& out, int depth) {
     ++pos;
     if (auto st = value(pos, v, depth + 1); st != scan_state::done) return st;
     out[k] = std::move(v);
-    pos = skip_space(s_, pos);
-    if (pos >= s_.size()) return scan_state::incomplete;
-    if (s_[pos] == ',') {
-      ++pos;
-    } else if (s_[pos] != '}') {
-      return scan_state::invalid;
-    }
+    if (auto st = after_item(s_, pos, '}')) return *st;
   }
 }
 
@@ -340,12 +315,7 @@ scan_state scan_arguments(std::string_view s, std::size_t& pos, py_call& call) {
   scanner sc(s, true);
   call.arguments = json::object();
   while (true) {
-    pos = skip_space(s, pos);
-    if (pos >= s.size()) return scan_state::incomplete;
-    if (s[pos] == ')') {
-      ++pos;
-      return scan_state::done;
-    }
+    if (auto end = list_end(s, pos, ')')) return *end;
     std::size_t i = pos;
     while (i < s.size() && is_ident_char(s[i])) ++i;
     std::size_t eq = skip_space(s, i);
@@ -364,10 +334,7 @@ scan_state scan_arguments(std::string_view s, std::size_t& pos, py_call& call) {
       if (auto st = sc.value(pos, v, 1); st != scan_state::done) return st;
       call.positional.push_back(std::move(v));
     }
-    pos = skip_space(s, pos);
-    if (pos >= s.size()) return scan_state::incomplete;
-    if (s[pos] == ',') ++pos;
-    else if (s[pos] != ')') return scan_state::invalid;
+    if (auto st = after_item(s, pos, ')')) return *st;
   }
 }
 

@@ -11,9 +11,6 @@ constexpr std::string_view function_close = "</function>";
 constexpr std::string_view parameter_open = "<parameter=";
 constexpr std::string_view parameter_close = "</parameter>";
 
-step incomplete() { return step{.kind = step_kind::incomplete}; }
-step no_match() { return step{.kind = step_kind::no_match}; }
-
 std::string_view trim(std::string_view s) {
   std::size_t b = skip_space(s, 0);
   std::size_t e = s.size();

@@ -1,13 +1,12 @@
 // Rules for vendor special tokens: Mistral, Llama 3.1, Functionary v3.2, DeepSeek, GPT-OSS
 // harmony, Command R7B.
+#include <optional>
+
 #include "textcall/calls.hpp"
 #include "textcall/rules.hpp"
 
 namespace tooluse::textcall::detail {
 namespace {
-
-step incomplete() { return step{.kind = step_kind::incomplete}; }
-step no_match() { return step{.kind = step_kind::no_match}; }
 
 // earliest finds the first of `markers` at or after `from` (npos if none); `which` gets its size.
 // One pass that stops at the first match: searching for each marker over the whole rest of the
@@ -29,15 +28,39 @@ std::size_t earliest(std::string_view text, std::size_t from,
   return std::string_view::npos;
 }
 
+// stop_at_end settles a `stop` not found (npos) at the end of the text, once that is final;
+// false before: more may come.
+bool stop_at_end(std::size_t& stop, std::string_view text, const scan_env& env) {
+  if (stop != std::string_view::npos) return true;
+  if (!env.eof) return false;
+  stop = text.size();
+  return true;
+}
+
+// enclosed_text is what stands between a rule's marker and its `end`, and the length of it all
+// (marker and end included).
+struct enclosed_text {
+  std::string_view body;
+  std::size_t length;
+};
+
+// until_end is the text after the marker up to `end`; without an end it runs to the end of the
+// text once that is final (nullopt before: more may come).
+std::optional<enclosed_text> until_end(std::string_view text, const scan_env& env,
+                                       std::string_view end) {
+  std::size_t close = text.find(end, env.marker.size());
+  const bool ended = close != std::string_view::npos;
+  if (!stop_at_end(close, text, env)) return std::nullopt;
+  return enclosed_text{text.substr(env.marker.size(), close - env.marker.size()),
+                       ended ? close + end.size() : close};
+}
+
 // malformed_until makes a malformed call of text[from..] up to the first of `stops` (kept for
 // the next rule) or the end of the text.
 step malformed_until(std::string_view text, std::size_t from, std::string name,
                      std::initializer_list<std::string_view> stops, const scan_env& env) {
   std::size_t stop = earliest(text, from, stops);
-  if (stop == std::string_view::npos) {
-    if (!env.eof) return incomplete();
-    stop = text.size();
-  }
+  if (!stop_at_end(stop, text, env)) return incomplete();
   std::string raw(text.substr(from, stop - from));
   if (name.empty()) name = find_name_field(raw);
   return malformed_step(std::move(name), std::move(raw), stop, "the arguments did not parse");
@@ -123,10 +146,7 @@ step scan_python_tag(std::string_view text, const scan_env& env) {
   if (!calls.empty()) return calls_step(std::move(calls), end);
   // Anything else after the tag is code for the code interpreter.
   std::size_t stop = earliest(text, p, {"<|eom_id|>", "<|eot_id|>"});
-  if (stop == std::string_view::npos) {
-    if (!env.eof) return incomplete();
-    stop = text.size();
-  }
+  if (!stop_at_end(stop, text, env)) return incomplete();
   std::vector<tool_call> code;
   code.push_back(make_call("code_interpreter", json{{"code", std::string(text.substr(p, stop - p))}}));
   return calls_step(std::move(code), stop);
@@ -143,10 +163,7 @@ step scan_functionary_v32(std::string_view text, const scan_env& env) {
   if (body >= text.size()) return env.eof ? no_match() : incomplete();
   if (name == "python" && text[body] != '{') {
     std::size_t stop = text.find(">>>", body);
-    if (stop == std::string_view::npos) {
-      if (!env.eof) return incomplete();
-      stop = text.size();
-    }
+    if (!stop_at_end(stop, text, env)) return incomplete();
     std::vector<tool_call> code;
     code.push_back(make_call("python", json{{"code", std::string(text.substr(body, stop - body))}}));
     return calls_step(std::move(code), stop);
@@ -157,13 +174,10 @@ step scan_functionary_v32(std::string_view text, const scan_env& env) {
 step scan_deepseek_call(std::string_view text, const scan_env& env) {
   constexpr std::string_view call_end = "<｜tool▁call▁end｜>";
   constexpr std::string_view sep = "<｜tool▁sep｜>";
-  std::size_t close = text.find(call_end, env.marker.size());
-  std::size_t length = close + call_end.size();
-  if (close == std::string_view::npos) {
-    if (!env.eof) return incomplete();
-    close = length = text.size();
-  }
-  std::string_view inner = text.substr(env.marker.size(), close - env.marker.size());
+  auto enclosed = until_end(text, env, call_end);
+  if (!enclosed) return incomplete();
+  std::string_view inner = enclosed->body;
+  std::size_t length = enclosed->length;
   std::size_t s = inner.find(sep);
   if (s == std::string_view::npos)
     return malformed_step(find_name_field(inner), std::string(inner), length, "no tool separator");
@@ -249,13 +263,10 @@ step scan_harmony(std::string_view text, const scan_env& env) {
 
 step scan_command_action(std::string_view text, const scan_env& env) {
   constexpr std::string_view end = "<|END_ACTION|>";
-  std::size_t close = text.find(end, env.marker.size());
-  std::size_t length = close + end.size();
-  if (close == std::string_view::npos) {
-    if (!env.eof) return incomplete();
-    close = length = text.size();
-  }
-  std::string_view body = text.substr(env.marker.size(), close - env.marker.size());
+  auto enclosed = until_end(text, env, end);
+  if (!enclosed) return incomplete();
+  std::string_view body = enclosed->body;
+  std::size_t length = enclosed->length;
   auto vr = values_after(body, 0, true);
   if (vr.state == scan_state::done && vr.call_shaped && skip_space(body, vr.end) == body.size())
     return calls_step(std::move(vr.calls), length);

@@ -6,25 +6,22 @@
 #include <regex>
 #include <set>
 
+#include "tooluse/text.hpp"
+
 namespace tooluse {
 namespace {
 
 using sev = lint_finding::severity;
 
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 bool has_any(const std::string& text, std::initializer_list<const char*> words) {
-  std::string t = lower(text);
+  std::string t = ascii_lower(text);
   return std::any_of(words.begin(), words.end(),
                      [&](const char* w) { return t.find(w) != std::string::npos; });
 }
 
 bool has_word(const std::string& text, const std::vector<std::string>& words) {
   static const std::regex word_re("[a-z0-9]+");
-  std::string t = lower(text);
+  std::string t = ascii_lower(text);
   for (auto it = std::sregex_iterator(t.begin(), t.end(), word_re); it != std::sregex_iterator();
        ++it)
     if (std::find(words.begin(), words.end(), it->str()) != words.end()) return true;
@@ -47,7 +44,7 @@ std::set<std::string> content_words(const std::string& text) {
       "tool", "given", "e",  "g",    "not",  "no",  "at",   "into",    "one"};
   static const std::regex word_re("[a-z0-9]+");
   std::set<std::string> out;
-  std::string t = lower(text);
+  std::string t = ascii_lower(text);
   for (auto it = std::sregex_iterator(t.begin(), t.end(), word_re); it != std::sregex_iterator();
        ++it)
     if (it->str().size() > 2 && !stop.count(it->str())) out.insert(it->str());
@@ -108,7 +105,7 @@ void check_parameter(const tool& t, const std::string& name, const json& p,
   std::vector<std::string> name_parts;
   {
     static const std::regex part("[a-z]+");
-    std::string n = lower(name);
+    std::string n = ascii_lower(name);
     for (auto it = std::sregex_iterator(n.begin(), n.end(), part); it != std::sregex_iterator();
          ++it)
       name_parts.push_back(it->str());
@@ -136,7 +133,7 @@ void check_parameter(const tool& t, const std::string& name, const json& p,
         R"(\bone of\b|possible values|allowed values|valid values|must be either)");
     static const std::regex alternatives(
         R"(('[^']+'|"[^"]+"|`[^`]+`)(\s*,\s*('[^']+'|"[^"]+"|`[^`]+`))*,?\s+or\s+('[^']+'|"[^"]+"|`[^`]+`))");
-    const std::string d = lower(desc);
+    const std::string d = ascii_lower(desc);
     const bool examples = has_any(d, {"e.g", "for example", "such as", "example", "like "});
     if (std::regex_search(d, phrase) || (!examples && std::regex_search(d, alternatives)))
       out.push_back(

@@ -81,7 +81,7 @@ TEST(auth_url, splits_scheme_authority_path_and_query_lowercasing_the_origin) {
   EXPECT_EQ(strip_query("https://rs.example/mcp?x=1#f"), "https://rs.example/mcp");
   EXPECT_EQ(strip_query("https://rs.example/mcp#f?x"), "https://rs.example/mcp");
   EXPECT_EQ(strip_query("https://rs.example/mcp"), "https://rs.example/mcp");
-  EXPECT_EQ(lower("MiXeD-Case"), "mixed-case");
+  EXPECT_EQ(ascii_lower("MiXeD-Case"), "mixed-case");
 }
 
 // answering returns a transport that records the request and answers with `status` and `body`.

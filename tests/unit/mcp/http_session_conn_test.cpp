@@ -75,10 +75,10 @@ TEST(mcp_answer, a_requests_messages_are_related_to_its_id_and_the_response_come
   });
   recording_connection conn;
   auto s = mcp::server_access::open_session(server, [&](const json& m) { (void)conn.send(m); });
-  ASSERT_TRUE(mcp::answer(server, s, conn, parse(req(0, "initialize", {{"protocolVersion", "2025-11-25"}}))));
-  ASSERT_TRUE(mcp::answer(server, s, conn, parse(notif("notifications/initialized"))));
+  ASSERT_TRUE(mcp::answer_message(server, s, conn, parse(req(0, "initialize", {{"protocolVersion", "2025-11-25"}}))));
+  ASSERT_TRUE(mcp::answer_message(server, s, conn, parse(notif("notifications/initialized"))));
   server.log(mcp::log_level::warning, "not tied to a request");
-  ASSERT_TRUE(mcp::answer(server, s, conn,
+  ASSERT_TRUE(mcp::answer_message(server, s, conn,
                           parse(req("call-7", "tools/call",
                                     {{"name", "chatty"}, {"_meta", {{"progressToken", "tok"}}}}))));
   mcp::server_access::close_session(server, s);

@@ -28,6 +28,7 @@
 
 #include <stdexcept>
 
+#include "tooluse/enum_names.hpp"
 #include "tooluse/schema/codec.hpp"
 #include "tooluse/schema/constraints.hpp"
 #include "tooluse/schema/infer.hpp"
@@ -41,33 +42,13 @@ void from_json_or_throw(const json& j, T& out) {
 }
 }  // namespace tooluse::detail
 
-// ---- preprocessor machinery: FOR_EACH over parenthesized entries (C++20 __VA_OPT__) --------
-#define TOOLUSE_DETAIL_PARENS ()
-#define TOOLUSE_DETAIL_EXPAND(...) \
-  TOOLUSE_DETAIL_EXPAND4(TOOLUSE_DETAIL_EXPAND4(TOOLUSE_DETAIL_EXPAND4(TOOLUSE_DETAIL_EXPAND4(__VA_ARGS__))))
-#define TOOLUSE_DETAIL_EXPAND4(...) \
-  TOOLUSE_DETAIL_EXPAND3(TOOLUSE_DETAIL_EXPAND3(TOOLUSE_DETAIL_EXPAND3(TOOLUSE_DETAIL_EXPAND3(__VA_ARGS__))))
-#define TOOLUSE_DETAIL_EXPAND3(...) \
-  TOOLUSE_DETAIL_EXPAND2(TOOLUSE_DETAIL_EXPAND2(TOOLUSE_DETAIL_EXPAND2(TOOLUSE_DETAIL_EXPAND2(__VA_ARGS__))))
-#define TOOLUSE_DETAIL_EXPAND2(...) \
-  TOOLUSE_DETAIL_EXPAND1(TOOLUSE_DETAIL_EXPAND1(TOOLUSE_DETAIL_EXPAND1(TOOLUSE_DETAIL_EXPAND1(__VA_ARGS__))))
-#define TOOLUSE_DETAIL_EXPAND1(...) __VA_ARGS__
-// Each entry is emitted with a leading comma: `, macro(entry)`.
-#define TOOLUSE_DETAIL_FOR_EACH(macro, ...) \
-  __VA_OPT__(TOOLUSE_DETAIL_EXPAND(TOOLUSE_DETAIL_FOR_EACH_HELPER(macro, __VA_ARGS__)))
-#define TOOLUSE_DETAIL_FOR_EACH_HELPER(macro, entry, ...) \
-  , macro(entry) __VA_OPT__(TOOLUSE_DETAIL_FOR_EACH_AGAIN TOOLUSE_DETAIL_PARENS(macro, __VA_ARGS__))
-#define TOOLUSE_DETAIL_FOR_EACH_AGAIN() TOOLUSE_DETAIL_FOR_EACH_HELPER
-
+// The FOR_EACH machinery and TOOLUSE_DETAIL_ENUM_ENTRY are enum_names.hpp's.
 #define TOOLUSE_DETAIL_FIELD(entry) TOOLUSE_DETAIL_FIELD_IMPL entry
 #define TOOLUSE_DETAIL_FIELD_IMPL(member, ...) \
   ::tooluse::detail::make_field(#member, &tooluse_self_::member __VA_OPT__(, ) __VA_ARGS__)
 #define TOOLUSE_DETAIL_WIRE_FIELD(entry) TOOLUSE_DETAIL_WIRE_FIELD_IMPL entry
 #define TOOLUSE_DETAIL_WIRE_FIELD_IMPL(member, ...) \
   ::tooluse::detail::make_wire_field(#member, &tooluse_self_::member __VA_OPT__(, ) __VA_ARGS__)
-#define TOOLUSE_DETAIL_ENUMERATOR(entry) TOOLUSE_DETAIL_ENUMERATOR_IMPL entry
-#define TOOLUSE_DETAIL_ENUMERATOR_IMPL(value, ...) \
-  ::tooluse::detail::make_enumerator(tooluse_self_::value, #value __VA_OPT__(, ) __VA_ARGS__)
 
 #define TOOLUSE_DETAIL_CONVERSIONS(T)                                          \
   [[maybe_unused]] inline void to_json(::tooluse::json& j, const T& value) {   \
@@ -77,16 +58,21 @@ void from_json_or_throw(const json& j, T& out) {
     ::tooluse::detail::from_json_or_throw(j, value);                           \
   }
 
+// TOOLUSE_DETAIL_DESCRIBE defines T's describing function (its info, made once by `make` from
+// T's name and each entry through `entry`) and its nlohmann conversions.
+#define TOOLUSE_DETAIL_DESCRIBE(T, name, make, entry, ...)                                   \
+  [[maybe_unused]] inline const auto& tooluse_describe(::tooluse::detail::describe_tag<T>) { \
+    using tooluse_self_ = T;                                                                 \
+    static const auto info = make<T>(name TOOLUSE_DETAIL_FOR_EACH(entry, __VA_ARGS__));      \
+    return info;                                                                             \
+  }                                                                                          \
+  TOOLUSE_DETAIL_CONVERSIONS(T)
+
 /// TOOLUSE_DESCRIBE(T, (member, "description", constraints...), ...) describes struct T's
 /// fields, in the order given (the schema's property order).
-#define TOOLUSE_DESCRIBE(T, ...)                                                      \
-  [[maybe_unused]] inline const auto& tooluse_describe(::tooluse::detail::describe_tag<T>) { \
-    using tooluse_self_ = T;                                                          \
-    static const auto info = ::tooluse::detail::make_struct_info<T>(                 \
-        #T TOOLUSE_DETAIL_FOR_EACH(TOOLUSE_DETAIL_FIELD, __VA_ARGS__));               \
-    return info;                                                                      \
-  }                                                                                   \
-  TOOLUSE_DETAIL_CONVERSIONS(T)
+#define TOOLUSE_DESCRIBE(T, ...)                                                            \
+  TOOLUSE_DETAIL_DESCRIBE(T, #T, ::tooluse::detail::make_struct_info, TOOLUSE_DETAIL_FIELD, \
+                          __VA_ARGS__)
 
 /// TOOLUSE_WIRE(T, (member), (member, "wireName", constraints...), (member, tooluse::other_fields))
 /// declares a wire type: a protocol message (MCP, JSON-RPC, provider) rather than tool
@@ -105,22 +91,12 @@ void from_json_or_throw(const json& j, T& out) {
 ///   TOOLUSE_WIRE(call_params, (name), (arguments), (meta, "_meta"))
 ///   auto p = tooluse::decode<call_params>(params, "params");
 ///   // {"name":3} -> `params.name: expected string, got integer 3`
-#define TOOLUSE_WIRE(T, ...)                                                          \
-  [[maybe_unused]] inline const auto& tooluse_describe(::tooluse::detail::describe_tag<T>) { \
-    using tooluse_self_ = T;                                                          \
-    static const auto info = ::tooluse::detail::make_wire_info<T>(                   \
-        #T TOOLUSE_DETAIL_FOR_EACH(TOOLUSE_DETAIL_WIRE_FIELD, __VA_ARGS__));          \
-    return info;                                                                      \
-  }                                                                                   \
-  TOOLUSE_DETAIL_CONVERSIONS(T)
+#define TOOLUSE_WIRE(T, ...)                                                                   \
+  TOOLUSE_DETAIL_DESCRIBE(T, #T, ::tooluse::detail::make_wire_info, TOOLUSE_DETAIL_WIRE_FIELD, \
+                          __VA_ARGS__)
 
 /// TOOLUSE_DESCRIBE_ENUM(E, (enumerator, "wire name"), ...) maps enum E to a JSON string
 /// enum; `(enumerator)` alone uses the enumerator's spelling as the wire name.
-#define TOOLUSE_DESCRIBE_ENUM(E, ...)                                                 \
-  [[maybe_unused]] inline const auto& tooluse_describe(::tooluse::detail::describe_tag<E>) { \
-    using tooluse_self_ = E;                                                          \
-    static const auto info = ::tooluse::detail::make_enum_info<E>(                   \
-        #E TOOLUSE_DETAIL_FOR_EACH(TOOLUSE_DETAIL_ENUMERATOR, __VA_ARGS__));          \
-    return info;                                                                      \
-  }                                                                                   \
-  TOOLUSE_DETAIL_CONVERSIONS(E)
+#define TOOLUSE_DESCRIBE_ENUM(E, ...)                                                           \
+  TOOLUSE_DETAIL_DESCRIBE(E, #E, ::tooluse::detail::make_enum_table, TOOLUSE_DETAIL_ENUM_ENTRY, \
+                          __VA_ARGS__)

@@ -16,8 +16,6 @@ class anthropic_messages final : public http_adapter {
   /// anthropic_messages keeps `options`. Throws std::invalid_argument if base_url or model is
   /// empty.
   explicit anthropic_messages(provider_options options);
-
-  std::string name() const override { return "anthropic"; }
 };
 
 }  // namespace tooluse::llm

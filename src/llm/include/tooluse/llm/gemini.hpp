@@ -20,8 +20,6 @@ class gemini final : public http_adapter {
  public:
   /// gemini keeps `options`. Throws std::invalid_argument if base_url or model is empty.
   explicit gemini(provider_options options);
-
-  std::string name() const override { return "gemini"; }
 };
 
 }  // namespace tooluse::llm

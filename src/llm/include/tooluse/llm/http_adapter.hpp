@@ -27,6 +27,10 @@ class http_adapter : public provider {
   /// Errors: a tool schema the provider cannot take (strict mode, a recursive $ref, ...).
   result<json> encode_request(const chat_request& req) const;
 
+  /// name is the adapter's wire name ("openai", "openai-responses", "anthropic", "gemini"), the
+  /// one that starts its errors.
+  std::string name() const override;
+
  protected:
   /// http_adapter keeps `options`; `wire` is the adapter's own, of static lifetime. Throws
   /// std::invalid_argument naming `class_name` if base_url or model is empty.

@@ -18,8 +18,6 @@ class openai_chat final : public http_adapter {
  public:
   /// openai_chat keeps `options`. Throws std::invalid_argument if base_url or model is empty.
   explicit openai_chat(provider_options options);
-
-  std::string name() const override { return "openai"; }
 };
 
 }  // namespace tooluse::llm

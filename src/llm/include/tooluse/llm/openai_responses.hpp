@@ -18,8 +18,6 @@ class openai_responses final : public http_adapter {
   /// openai_responses keeps `options`. Throws std::invalid_argument if base_url or model is
   /// empty.
   explicit openai_responses(provider_options options);
-
-  std::string name() const override { return "openai-responses"; }
 };
 
 }  // namespace tooluse::llm

@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "tooluse/enum_names.hpp"
 #include "tooluse/json.hpp"
 #include "tooluse/schema/constraints.hpp"
 
@@ -62,12 +63,10 @@ struct struct_info {
   bool open = false;
 };
 
-/// enum_info is what TOOLUSE_DESCRIBE_ENUM produces: each enumerator with its wire name.
+/// enum_info is what TOOLUSE_DESCRIBE_ENUM produces: each enumerator with its wire name, the
+/// table TOOLUSE_ENUM_NAMES makes (enum_names.hpp).
 template <class E>
-struct enum_info {
-  std::string_view name;
-  std::vector<std::pair<E, std::string_view>> values;
-};
+using enum_info = enum_table<E>;
 
 template <class T, class M, class... C>
 field_info<T, M> make_field(std::string_view name, M T::*member, std::string_view description = {},
@@ -113,17 +112,6 @@ field_info<T, M> make_wire_field(std::string_view spelled, M T::*member, A&&... 
 template <class T, class... Fields>
 struct_info<T, Fields...> make_wire_info(std::string_view name, Fields... fields) {
   return {name, std::tuple<Fields...>(std::move(fields)...), true};
-}
-
-template <class E>
-std::pair<E, std::string_view> make_enumerator(E value, std::string_view spelled,
-                                               std::string_view wire_name = {}) {
-  return {value, wire_name.empty() ? spelled : wire_name};
-}
-
-template <class E, class... V>
-enum_info<E> make_enum_info(std::string_view name, V... values) {
-  return {name, {values...}};
 }
 
 // ---- type traits -------------------------------------------------------------------------
