@@ -23,12 +23,16 @@
 
 namespace tooluse::auth {
 
-namespace {
-
+// The key's owner is a member of signing_key::impl, which has linkage, so it is not file-local.
+namespace detail {
 struct pkey_deleter {
   void operator()(EVP_PKEY* k) const { EVP_PKEY_free(k); }
 };
 using pkey_ptr = std::unique_ptr<EVP_PKEY, pkey_deleter>;
+}  // namespace detail
+using detail::pkey_ptr;
+
+namespace {
 
 const EVP_MD* digest_for(std::string_view alg) {
   if (alg.size() != 5) return nullptr;

@@ -195,9 +195,10 @@ status serve_stdio(server& srv, const stream_options& options) { return serve_fd
 
 memory_transport::memory_transport(server& srv, stream_options options) : srv_(srv), options_(options) {}
 
-namespace {
+namespace detail {
 
-// served_end is the client end of a memory_pipe whose server end is served on `thread`.
+// served_end is the client end of a memory_pipe whose server end is served on `thread`. It is a
+// member of memory_client::impl, which has linkage, so it is not file-local.
 class served_end : public connection {
  public:
   served_end(server& srv, const stream_options& options) {
@@ -227,22 +228,22 @@ class served_end : public connection {
   std::thread thread_;
 };
 
-}  // namespace
+}  // namespace detail
 
 result<std::unique_ptr<connection>> memory_transport::connect() {
-  return std::unique_ptr<connection>(std::make_unique<served_end>(srv_, options_));
+  return std::unique_ptr<connection>(std::make_unique<detail::served_end>(srv_, options_));
 }
 
 struct memory_client::impl {
   std::mutex mu;
   std::condition_variable cv;
   std::deque<json> inbox;
-  std::unique_ptr<served_end> conn;
+  std::unique_ptr<detail::served_end> conn;
 };
 
 memory_client::memory_client(server& srv, const stream_options& options) : impl_(std::make_unique<impl>()) {
   auto* d = impl_.get();
-  d->conn = std::make_unique<served_end>(srv, options);
+  d->conn = std::make_unique<detail::served_end>(srv, options);
   connection_handlers h;
   h.on_message = [d](json m) {
     std::lock_guard lock(d->mu);
