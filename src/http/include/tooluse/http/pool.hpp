@@ -2,11 +2,11 @@
 /// \file pool.hpp
 /// tooluse::http's connection pool: every request of the process (http::send, send_async, so
 /// every provider, MCP client and exporter) goes through one libcurl multi handle driven by one
-/// I/O thread. Connections are kept alive and reused per host, TLS sessions are resumed, HTTP/2
-/// streams share a connection where the server offers h2 over TLS, and the requests in flight
-/// to one host are bounded; those past the bound wait in a queue, in order. Each request keeps
-/// its own deadlines and size limits (http::request). design/http-pool.md says why it is built
-/// on curl_multi.
+/// I/O thread; asynchronous requests complete on a second thread. Connections are kept alive
+/// and reused per host, TLS sessions are resumed, HTTP/2 streams share a connection where the
+/// server offers h2 over TLS, and the requests in flight to one host are bounded; those past
+/// the bound wait in a queue, in order. Each request keeps its own deadlines and size limits
+/// (http::request). design/http-pool.md says why it is built on curl_multi.
 
 #include <chrono>
 #include <cstdint>
@@ -52,19 +52,22 @@ pool_stats pool_statistics();
 using completion = std::function<void(result<response>)>;
 
 /// send_async starts `req` on the pool and returns at once; `done` gets what http::send would
-/// have returned, with the same errors. `options.on_headers`, `options.on_body` and `done`
-/// run on the pool's I/O thread, so they must not block (never call http::send from them);
-/// a stop request on `options.stop` ends the transfer with errc::cancelled. Thread-safe.
+/// have returned, with the same errors. `options.on_headers` and `options.on_body` run on the
+/// pool's I/O thread, before `done`, which runs on the pool's completion thread (one thread for
+/// every request's completion, so the I/O thread moves bytes meanwhile). None of them may block
+/// (never call http::send from them); a stop request on `options.stop` ends the transfer with
+/// errc::cancelled. Thread-safe.
 /// Example:
 ///   http::send_async({.url = url}, {}, [](result<http::response> r) { ... });
 void send_async(request req, send_options options, completion done);
 
-/// post runs `fn` on the pool's I/O thread after `delay` (0: as soon as it is free); a stop
-/// request on `stop` runs it early, at once. Used to keep retries and continuations of
-/// asynchronous work off other threads. Thread-safe.
+/// post runs `fn` on the pool's completion thread (where send_async's completions run) after
+/// `delay` (0: as soon as it is free); a stop request on `stop` runs it early, at once. Used to
+/// keep retries and continuations of asynchronous work off other threads. Thread-safe.
 void post(std::function<void()> fn, std::chrono::milliseconds delay = {}, std::stop_token stop = {});
 
-/// on_pool_thread tells whether the caller is the pool's I/O thread.
+/// on_pool_thread tells whether the caller is one of the pool's two threads (its I/O thread
+/// or its completion thread), where http::send is refused.
 bool on_pool_thread();
 
 }  // namespace tooluse::http
