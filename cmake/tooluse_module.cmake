@@ -40,9 +40,25 @@ endfunction()
 # helper), and none opens a namespace to later files with `using namespace` at namespace scope.
 # A clash is a compile error naming both definitions.
 function(tooluse_unity target)
+  cmake_parse_arguments(U "" "BATCH" "" ${ARGN})
+  if(NOT U_BATCH)
+    set(U_BATCH ${TOOLUSE_UNITY_BATCH_SIZE})
+  endif()
   if(TOOLUSE_UNITY_BUILD)
-    set_target_properties(${target} PROPERTIES UNITY_BUILD ON
-                          UNITY_BUILD_BATCH_SIZE ${TOOLUSE_UNITY_BATCH_SIZE})
+    set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE ${U_BATCH})
+  endif()
+endfunction()
+
+# tooluse_test_headers(target): a target of the test tree gets the tests' common headers and
+# tests/tooluse_test_paths.hpp (TOOLUSE_SOURCE_DIR, TOOLUSE_CLI_PATH) without including them:
+# from the precompiled header that tests/CMakeLists.txt makes (TOOLUSE_TEST_PCH), or else
+# through `-include`. A precompiled header is used only if it is the first header a file reads,
+# hence one mechanism or the other, never both.
+function(tooluse_test_headers target)
+  if(TARGET tooluse_test_pch)
+    target_precompile_headers(${target} REUSE_FROM tooluse_test_pch)
+  else()
+    target_compile_options(${target} PRIVATE -include tooluse_test_paths.hpp)
   endif()
 endfunction()
 
@@ -253,10 +269,11 @@ function(tooluse_test)
   # TOOLUSE_SOURCE_DIR and TOOLUSE_CLI_PATH come from tooluse_test_support (tests/tooluse_test_paths.hpp).
   target_link_libraries(${target} PRIVATE tooluse_test_support)
   tooluse_apply_flags(${target})
-  # Test files are compiled in batches too: a test file's helpers live in an anonymous namespace
-  # nested in a namespace named after the file when another file of the same executable uses
-  # the same names.
-  tooluse_unity(${target})
+  # Test files are compiled in batches too, larger ones (TOOLUSE_TEST_UNITY_BATCH_SIZE): a test
+  # file's helpers live in an anonymous namespace nested in a namespace named after the file when
+  # another file of the same executable uses the same names.
+  tooluse_test_headers(${target})
+  tooluse_unity(${target} BATCH ${TOOLUSE_TEST_UNITY_BATCH_SIZE})
   set(labels unit ${T_LABELS})
   gtest_discover_tests(${target} DISCOVERY_TIMEOUT 60 PROPERTIES LABELS "${labels}")
 endfunction()

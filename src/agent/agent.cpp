@@ -2,7 +2,7 @@
 // loop is a sequence of steps joined by completion handlers (design/llm-agent.md, "Runs that
 // do not hold a thread"): a blocking run() completes every step before returning to the next,
 // on the caller's thread; run_async() lets the model request and slow tool calls complete
-// later, on the HTTP pool's thread, and the next turn goes on from there.
+// later, on the HTTP pool's completion thread, and the next turn goes on from there.
 #include "tooluse/agent/agent.hpp"
 
 #include <algorithm>

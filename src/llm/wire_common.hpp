@@ -46,8 +46,8 @@ void prepare_request(const provider_options& opts, http::request& req);
 
 /// send_with_retry_async is send_with_retry on the HTTP pool without holding a thread:
 /// attempts go out with http::send_async (through opts.transport when one is set, which then
-/// runs on the calling thread), backoff waits on the pool's timer, and `hooks` and `done` run
-/// on the pool's thread. `done` is called exactly once.
+/// runs on the calling thread), backoff waits on the pool's timer, `hooks` run on the pool's I/O
+/// thread and `done` on its completion thread. `done` is called exactly once.
 void send_with_retry_async(const provider_options& opts, std::string who, http::request req,
                            exchange_hooks hooks, std::stop_token stop,
                            std::function<void(result<http::response>)> done);

@@ -127,7 +127,7 @@ class agent {
   /// run_async starts what run() does and returns at once; `done` gets what run() would
   /// have returned. No thread waits for the model: with a provider that has a non-blocking
   /// path (openai_chat) the requests go out on the HTTP pool, and the run goes on on the
-  /// pool's thread, where on_event and `done` then run (they must not block). Tool calls go
+  /// pool's threads, where on_event and `done` then run (they must not block). Tool calls go
   /// through the executor as in run(): quick synchronous tools on the run's thread, others
   /// on a thread that waits for the executor. Streaming, approval, journaling, cancellation
   /// (`stop`) and budgets work as in run(). The agent must outlive the run, and the next

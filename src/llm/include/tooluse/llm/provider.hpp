@@ -144,8 +144,8 @@ class provider {
   /// returns at once, and `done` gets what complete() would have returned. `req` and
   /// `callbacks` are copied. The four HTTP adapters (openai_chat, openai_responses,
   /// anthropic_messages, gemini) have a non-blocking path: it runs
-  /// `callbacks` and `done` on the HTTP pool's thread (tooluse/http/pool.hpp): they must not
-  /// block. The default calls complete() and then `done` on the calling thread.
+  /// `callbacks` on the HTTP pool's I/O thread and `done` on its completion thread
+  /// (tooluse/http/pool.hpp): they must not block. The default calls complete() and then `done` on the calling thread.
   virtual void complete_async(const chat_request& req, const stream_callbacks& callbacks,
                               std::stop_token stop, chat_completion done);
   /// name returns "openai", "openai-responses", "anthropic" or "gemini" (or the adapter's own).

@@ -2,6 +2,7 @@
 /// \file codec_impl.hpp
 /// Internals of tooluse::decode / tooluse::encode for described types.
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -24,6 +25,12 @@ inline void path_push(std::string& path, std::string_view key) {
   if (is_identifier(key)) {
     path += '.';
     path += key;
+  } else if (std::all_of(key.begin(), key.end(), [](char c) {
+               return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+             })) {  // nothing to escape: most odd keys, such as _meta's "io.modelcontextprotocol/..."
+    path += "[\"";
+    path += key;
+    path += "\"]";
   } else {
     path += '[' + dump_json(json(std::string(key))) + ']';
   }
@@ -137,7 +144,7 @@ status decode_struct(const json& j, T& out, std::string& path) {
     }
     std::size_t mark = path.size();
     path_push(path, f.name);
-    auto it = j.find(std::string(f.name));
+    auto it = j.find(std::string_view(f.name));  // no key copied: ordered_json finds by view
     if (it != j.end()) {
       st = decode_value(*it, out.*(f.member), path);
     } else if (m.required) {
