@@ -42,6 +42,10 @@ CREATE TABLE IF NOT EXISTS documents(
 CREATE VIRTUAL TABLE IF NOT EXISTS documents_fts USING fts5(title, body, tokenize='porter unicode61');
 )sql";
 
+// Removes a document's text from the full-text index (before it is replaced or removed).
+const char* delete_indexed_sql =
+    "DELETE FROM documents_fts WHERE rowid = (SELECT rowid FROM documents WHERE id = ?1)";
+
 // fts_query turns free text into an FTS5 query: every word quoted, OR-ed, so punctuation in a
 // model's query can never be FTS5 syntax, and BM25 ranks documents with more words first.
 std::string fts_query(std::string_view q) {
@@ -72,10 +76,22 @@ struct document_index::impl {
     return error{errc::io_error, "document index \"" + file.string() + "\": " + std::string(what) +
                                      ": " + sqlite3_errmsg(db)};
   }
-  result<stmt> prepare(const char* sql) {
+  // prepare compiles `sql` and binds `params` to ?1, ?2, ... in order.
+  template <class... Params>
+  result<stmt> prepare(const char* sql, const Params&... params) {
     stmt st;
     if (sqlite3_prepare_v2(db, sql, -1, &st.s, nullptr) != SQLITE_OK) return fail(db_error("prepare"));
+    int i = 0;
+    (st.bind(++i, params), ...);
     return st;
+  }
+  // run runs a statement that returns no rows; a failure names `what` it was doing.
+  template <class... Params>
+  status run(const char* sql, std::string_view what, const Params&... params) {
+    auto st = prepare(sql, params...);
+    if (!st) return fail(st.error());
+    if (sqlite3_step(st->s) != SQLITE_DONE) return fail(db_error(what));
+    return {};
   }
   status exec(const char* sql) {
     char* msg = nullptr;
@@ -115,28 +131,20 @@ status document_index::add_text(std::string_view id, std::string_view text, std:
     impl_->exec("ROLLBACK");
     return fail(std::move(e));
   };
-  auto del = impl_->prepare("DELETE FROM documents_fts WHERE rowid = (SELECT rowid FROM documents WHERE id = ?1)");
-  if (!del) return rollback(del.error());
-  del->bind(1, id);
-  if (sqlite3_step(del->s) != SQLITE_DONE) return rollback(impl_->db_error("delete"));
+  if (auto s = impl_->run(delete_indexed_sql, "delete", id); !s) return rollback(s.error());
   auto ins = impl_->prepare(
       "INSERT INTO documents(id, title, source, bytes, added_at) VALUES(?1, ?2, ?3, ?4, strftime('%s','now')) "
       "ON CONFLICT(id) DO UPDATE SET title=excluded.title, source=excluded.source, bytes=excluded.bytes, "
-      "added_at=excluded.added_at RETURNING rowid");
+      "added_at=excluded.added_at RETURNING rowid",
+      id, title, source, static_cast<std::int64_t>(text.size()));
   if (!ins) return rollback(ins.error());
-  ins->bind(1, id);
-  ins->bind(2, title);
-  ins->bind(3, source);
-  ins->bind(4, static_cast<std::int64_t>(text.size()));
   if (sqlite3_step(ins->s) != SQLITE_ROW) return rollback(impl_->db_error("insert"));
   std::int64_t rowid = sqlite3_column_int64(ins->s, 0);
   sqlite3_reset(ins->s);  // a statement still in progress would block COMMIT
-  auto fts = impl_->prepare("INSERT INTO documents_fts(rowid, title, body) VALUES(?1, ?2, ?3)");
-  if (!fts) return rollback(fts.error());
-  fts->bind(1, rowid);
-  fts->bind(2, title);
-  fts->bind(3, text);
-  if (sqlite3_step(fts->s) != SQLITE_DONE) return rollback(impl_->db_error("index"));
+  if (auto s = impl_->run("INSERT INTO documents_fts(rowid, title, body) VALUES(?1, ?2, ?3)", "index",
+                          rowid, title, text);
+      !s)
+    return rollback(s.error());
   return impl_->exec("COMMIT");
 }
 
@@ -175,15 +183,9 @@ result<std::string> document_index::add_file(const fs::path& path, std::size_t m
 
 result<bool> document_index::remove(std::string_view id) {
   std::lock_guard lock(impl_->mutex);
-  auto del = impl_->prepare(
-      "DELETE FROM documents_fts WHERE rowid = (SELECT rowid FROM documents WHERE id = ?1)");
-  if (!del) return fail(del.error());
-  del->bind(1, id);
-  if (sqlite3_step(del->s) != SQLITE_DONE) return fail(impl_->db_error("remove"));
-  auto doc = impl_->prepare("DELETE FROM documents WHERE id = ?1");
-  if (!doc) return fail(doc.error());
-  doc->bind(1, id);
-  if (sqlite3_step(doc->s) != SQLITE_DONE) return fail(impl_->db_error("remove"));
+  if (auto s = impl_->run(delete_indexed_sql, "remove", id); !s) return fail(s.error());
+  if (auto s = impl_->run("DELETE FROM documents WHERE id = ?1", "remove", id); !s)
+    return fail(s.error());
   return sqlite3_changes(impl_->db) > 0;
 }
 
@@ -194,10 +196,9 @@ result<std::vector<search_hit>> document_index::search(std::string_view query, s
   auto st = impl_->prepare(
       "SELECT d.id, d.title, d.source, snippet(documents_fts, 1, '[', ']', '...', 16), "
       "bm25(documents_fts, 5.0, 1.0) AS rank FROM documents_fts JOIN documents d ON d.rowid = "
-      "documents_fts.rowid WHERE documents_fts MATCH ?1 ORDER BY rank LIMIT ?2");
+      "documents_fts.rowid WHERE documents_fts MATCH ?1 ORDER BY rank LIMIT ?2",
+      q, static_cast<std::int64_t>(limit));
   if (!st) return fail(st.error());
-  st->bind(1, q);
-  st->bind(2, static_cast<std::int64_t>(limit));
   std::vector<search_hit> hits;
   int rc;
   while ((rc = sqlite3_step(st->s)) == SQLITE_ROW)
@@ -208,9 +209,9 @@ result<std::vector<search_hit>> document_index::search(std::string_view query, s
 
 result<std::vector<document_info>> document_index::list(std::size_t limit) {
   std::lock_guard lock(impl_->mutex);
-  auto st = impl_->prepare("SELECT id, title, source, bytes FROM documents ORDER BY id LIMIT ?1");
+  auto st = impl_->prepare("SELECT id, title, source, bytes FROM documents ORDER BY id LIMIT ?1",
+                           static_cast<std::int64_t>(limit));
   if (!st) return fail(st.error());
-  st->bind(1, static_cast<std::int64_t>(limit));
   std::vector<document_info> out;
   while (sqlite3_step(st->s) == SQLITE_ROW)
     out.push_back({st->text(0), st->text(1), st->text(2), static_cast<std::size_t>(sqlite3_column_int64(st->s, 3))});

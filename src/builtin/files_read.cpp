@@ -311,56 +311,18 @@ tool_result file_search(const files_state& s, const file_search_args& args) {
 
 }  // namespace
 
-tool file_tool(std::string name, std::string title, const tool_annotations& hints, std::string tag,
-               std::chrono::seconds timeout, std::string description) {
-  return builtin_tool(std::move(name), std::move(title), std::move(description),
-                      {.annotations = hints,
-                       .category = "files",
-                       .tags = {"files", std::move(tag)},
-                       .timeout = timeout,
-                       .dangerous = hints.destructive == true});
+tool file_tool(std::string_view name, std::chrono::seconds timeout) {
+  const tool_text& text = text_of(name);
+  return builtin_tool(text, {.category = "files",
+                             .tags = {"files", std::string(text.tag)},
+                             .timeout = timeout,
+                             .dangerous = text.hints.destructive == true});
 }
 
 void register_read_tools(tool_registry& registry, std::shared_ptr<const files_state> state) {
-  add_tool(
-      registry,
-      file_tool(
-          "file_read", "Read a file", hints::reads, "read", std::chrono::seconds(10),
-          "Read a text file inside the project folder, optionally only a range of lines. "
-          "Returns the text; the structured result adds the line range, the file's total lines "
-          "and whether the text was cut.\n"
-          "Use it to look at source code, configuration or notes before answering or editing. "
-          "Do not use it for folders (use file_list or project_structure) or to find where "
-          "something is (use file_search first).\n"
-          "Paths are relative to the project root, e.g. \"src/main.cpp\"; \"..\" and absolute "
-          "paths are refused. Binary files are refused. Long files are cut at about 256 KiB: "
-          "read the rest with start_line.\n"
-          "Example: {\"path\": \"src/main.cpp\", \"start_line\": 40, \"end_line\": 80}"),
-      [state](const file_read_args& a) { return file_read(*state, a); });
-  add_tool(
-      registry,
-      file_tool(
-          "file_list", "List a folder", hints::reads, "read", std::chrono::seconds(10),
-          "List the files and folders in a folder of the project, with sizes. Returns one line "
-          "per entry: its path and size.\n"
-          "Use it to see what is in one folder; for an overview of the whole project use "
-          "project_structure, to find files by name or content use file_search. Hidden entries "
-          "(names starting with \".\") are left out unless include_hidden is true.\n"
-          "Example: {\"path\": \"src\", \"recursive\": true, \"max_entries\": 100}"),
-      [state](const file_list_args& a) { return file_list(*state, a); });
-  add_tool(
-      registry,
-      file_tool(
-          "file_search", "Search files by name and content", hints::reads, "search",
-          std::chrono::seconds(30),
-          "Find files in the project by file name (a glob such as \"*.py\" or \"test_*\") and/or "
-          "by content (text or a regular expression), returning paths and matching lines "
-          "with line numbers.\n"
-          "Use it to locate a definition, a setting or an error message before reading the "
-          "file. Content search is case-insensitive unless case_sensitive is true, skips "
-          "binary files, .git and node_modules. Regexes use RE2 syntax (no backreferences).\n"
-          "Example: {\"content\": \"def parse_args\", \"name\": \"*.py\"}"),
-      [state](const file_search_args& a) { return file_search(*state, a); });
+  add_file_tool(registry, "file_read", std::chrono::seconds(10), state, file_read);
+  add_file_tool(registry, "file_list", std::chrono::seconds(10), state, file_list);
+  add_file_tool(registry, "file_search", std::chrono::seconds(30), state, file_search);
 }
 
 }  // namespace tooluse::builtin::detail

@@ -211,42 +211,9 @@ tool_result file_delete(const files_state& s, const file_delete_args& args) {
 }  // namespace
 
 void register_write_tools(tool_registry& registry, std::shared_ptr<const files_state> state) {
-  add_tool(
-      registry,
-      file_tool(
-          "file_write", "Write a file", hints::writes, "write", std::chrono::seconds(10),
-          "Create a text file inside the project folder, or replace one when overwrite is true. "
-          "Missing parent folders are created. Returns whether the file was created or replaced "
-          "and the bytes written.\n"
-          "Use it for new files; to change part of an existing file use file_edit, which is "
-          "safer. Needs the user's approval. Paths are relative to the project root; \"..\" and "
-          "absolute paths are refused. Content is limited to about 1 MiB.\n"
-          "Example: {\"path\": \"notes/todo.md\", \"content\": \"# TODO\\n- write tests\\n\"}"),
-      [state](const file_write_args& a) { return file_write(*state, a); });
-  add_tool(
-      registry,
-      file_tool(
-          "file_edit", "Edit a file (exact replace)", hints::changes, "write",
-          std::chrono::seconds(10),
-          "Change part of a text file by replacing an exact piece of text with new text. Returns "
-          "the number of replacements and the lines where they were made.\n"
-          "old_text must appear in the file exactly once (copy it from file_read, with its "
-          "spaces and line breaks), or set replace_all to change every occurrence. Use it for "
-          "small, precise changes; use file_write to rewrite a whole file. Needs the user's "
-          "approval.\n"
-          "Example: {\"path\": \"src/config.py\", \"old_text\": \"DEBUG = True\", "
-          "\"new_text\": \"DEBUG = False\"}"),
-      [state](const file_edit_args& a) { return file_edit(*state, a); });
-  add_tool(registry,
-           file_tool(
-               "file_delete", "Delete a file or folder", hints::writes, "write",
-               std::chrono::seconds(30),
-               "Delete a file, a symlink (the link only, never its target) or a folder inside the "
-               "project. A folder with contents needs recursive: true. Cannot be undone: needs the "
-               "user's approval; do not use it to \"clean up\" unless the user asked. Returns the "
-               "path deleted and how many entries were removed.\n"
-               "Example: {\"path\": \"build/tmp.log\"}"),
-           [state](const file_delete_args& a) { return file_delete(*state, a); });
+  add_file_tool(registry, "file_write", std::chrono::seconds(10), state, file_write);
+  add_file_tool(registry, "file_edit", std::chrono::seconds(10), state, file_edit);
+  add_file_tool(registry, "file_delete", std::chrono::seconds(30), state, file_delete);
 }
 
 }  // namespace tooluse::builtin::detail

@@ -135,18 +135,10 @@ tool_result http_fetch(const web_state& s, const http_fetch_args& args, call_con
 }  // namespace
 
 void register_fetch_tool(tool_registry& registry, std::shared_ptr<const web_state> state) {
+  const web_options& o = state->options;
+  auto timeout = o.timeout * (o.max_redirects + 1) + std::chrono::seconds(5);
   add_tool(
-      registry,
-      web_tool(
-          "http_fetch", "Fetch a web page", hints::reads_web, "fetch",
-          state->options.timeout * (state->options.max_redirects + 1) + std::chrono::seconds(5), 60,
-          "Download a public web page or text file and return it as readable text (HTML is "
-          "converted: the main content first, scripts and navigation dropped).\n"
-          "Use it to read a page found with web_search or a URL the user gave. Only public "
-          "http(s) addresses are allowed: local, private and cloud-metadata addresses are "
-          "refused. Long pages are cut at max_chars; continue with start_char. Not for "
-          "binary files (PDF, images).\n"
-          "Example: {\"url\": \"https://example.org/article\", \"max_chars\": 8000}"),
+      registry, web_tool("http_fetch", timeout),
       [state](const http_fetch_args& a, call_context& ctx) { return http_fetch(*state, a, ctx); });
 }
 

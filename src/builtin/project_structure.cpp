@@ -221,19 +221,7 @@ tool_result project_structure(const path_guard& guard, const project_structure_o
 
 void register_project_structure(tool_registry& registry, const project_structure_options& options) {
   auto guard = std::make_shared<const path_guard>(options.root);
-  add_tool(registry,
-           file_tool(
-               "project_structure", "Project structure", hints::reads, "project",
-               std::chrono::seconds(20),
-               "Show the project's folder tree with file sizes and summary counts (folders, files, "
-               "bytes, most common extensions). Returns the tree as indented text followed by the "
-               "counts.\n"
-               "Use it first when you need an overview of a code base: its layout, where sources, "
-               "tests and docs live. Folders such as .git, node_modules, build and .venv are "
-               "excluded by default and .gitignore rules are honoured; the tree stops at max_depth "
-               "and max_entries (counts still cover everything). For one folder's contents use "
-               "file_list; to find files use file_search.\n"
-               "Example: {\"path\": \".\", \"max_depth\": 2}"),
+  add_tool(registry, file_tool("project_structure", std::chrono::seconds(20)),
            [guard, options](const project_structure_args& a) {
              return project_structure(*guard, options, a);
            });

@@ -17,6 +17,12 @@ tool builtin_tool(std::string name, std::string title, std::string description, 
   return policy;
 }
 
+tool builtin_tool(const tool_text& text, tool policy) {
+  policy.annotations = text.hints;
+  return builtin_tool(std::string(text.name), std::string(text.title),
+                      std::string(text.description), std::move(policy));
+}
+
 tool_result error_result(const error& e) { return tool_result::error(e.message); }
 
 tool_result text_and_data(std::string text, json data) {

@@ -30,10 +30,27 @@ inline constexpr tool_annotations writes = make(true, true, false);    ///< over
 inline constexpr tool_annotations changes = make(true, false, false);  ///< edits or runs code
 }  // namespace hints
 
+/// tool_text is what a model reads of a built-in tool (its name, title and description), with
+/// its MCP hints and the tag it is filed under: one row of the table in tool_texts.cpp.
+struct tool_text {
+  std::string_view name;
+  std::string_view title;
+  tool_annotations hints;
+  std::string_view tag;
+  std::string_view description;
+};
+
+/// text_of finds the built-in tool `name` in the table. Throws std::logic_error if there is none
+/// (a registration naming a tool that the table lacks).
+const tool_text& text_of(std::string_view name);
+
 /// builtin_tool is a built-in tool's definition: `policy` (MCP hints, category, tags, limits,
 /// approval) with what a model reads first, its name, title and description. Every built-in
 /// tool is version 1.0.0.
 tool builtin_tool(std::string name, std::string title, std::string description, tool policy);
+/// builtin_tool is the definition of the tool that `text` describes (with its hints) under
+/// `policy`.
+tool builtin_tool(const tool_text& text, tool policy);
 
 /// error_result makes an error result from an operational error's message.
 tool_result error_result(const error& e);

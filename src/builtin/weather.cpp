@@ -191,18 +191,8 @@ tool_result weather(const web_state& s, const weather_args& args) {
 }  // namespace
 
 void register_weather_tool(tool_registry& registry, std::shared_ptr<const web_state> state) {
-  add_tool(
-      registry,
-      web_tool(
-          "weather", "Weather", hints::reads_web, "weather",
-          state->options.timeout * 2 + std::chrono::seconds(5), 60,
-          "Current weather and a daily forecast (up to 16 days) for a place, from Open-Meteo. "
-          "Give a city name (geocoded to the best-known place of that name: check the location "
-          "in the result, and give latitude and longitude for anything ambiguous). Units are "
-          "metric (°C, km/h, mm) or imperial (°F, mph, inch). Do not use it for climate "
-          "statistics or past weather.\n"
-          "Example: {\"location\": \"Berlin\", \"days\": 3, \"units\": \"metric\"}"),
-      [state](const weather_args& a) { return weather(*state, a); });
+  add_tool(registry, web_tool("weather", state->options.timeout * 2 + std::chrono::seconds(5)),
+           [state](const weather_args& a) { return weather(*state, a); });
 }
 
 }  // namespace tooluse::builtin::detail

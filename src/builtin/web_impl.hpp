@@ -78,10 +78,10 @@ html_document html_to_text(std::string_view html, std::size_t max_depth = 512);
 /// strip_tags removes tags and decodes the common entities in a short HTML snippet.
 std::string strip_tags(std::string_view html);
 
-/// web_tool is the definition of a network tool: filed under "web", `tag` and "network", with
-/// `hints`, at most `calls_per_minute` calls a minute.
-tool web_tool(std::string name, std::string title, const tool_annotations& hints, std::string tag,
-              std::chrono::milliseconds timeout, int calls_per_minute, std::string description);
+/// web_tool is the definition of the network tool `name` (its text from the table in
+/// tool_texts.cpp): filed under "web", its tag and "network", with `timeout`, at most
+/// `calls_per_minute` calls a minute. Throws std::logic_error for a name not in the table.
+tool web_tool(std::string_view name, std::chrono::milliseconds timeout, int calls_per_minute = 60);
 
 void register_search_tools(tool_registry& registry, std::shared_ptr<const web_state> state);
 void register_wikipedia_tools(tool_registry& registry, std::shared_ptr<const web_state> state);

@@ -123,16 +123,7 @@ tool_result web_search(const web_state& s, const web_search_args& args) {
 }  // namespace
 
 void register_search_tools(tool_registry& registry, std::shared_ptr<const web_state> state) {
-  tool definition = web_tool(
-      "web_search", "Web search", hints::searches_web, "search",
-      state->options.timeout + std::chrono::seconds(5), 30,
-      "Search the web and get a ranked list of results (title, URL, snippet, score).\n"
-      "Use it for current events, facts that change, or anything not in your training data; "
-      "then read a promising page with http_fetch. For encyclopedic facts prefer "
-      "wikipedia_search. Write specific queries with names, places and dates; do not put "
-      "questions to the user here.\n"
-      "Example: {\"query\": \"Eliud Kipchoge marathon world record time\", \"max_results\": "
-      "3}");
+  tool definition = web_tool("web_search", state->options.timeout + std::chrono::seconds(5), 30);
   definition.cost_per_call = 0.008;  // Tavily basic search: 1 credit, about USD 0.008
   definition.requires_auth = true;
   add_tool(registry, std::move(definition),

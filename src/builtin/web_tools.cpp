@@ -6,15 +6,14 @@
 
 namespace tooluse::builtin {
 
-tool detail::web_tool(std::string name, std::string title, const tool_annotations& hints,
-                      std::string tag, std::chrono::milliseconds timeout, int calls_per_minute,
-                      std::string description) {
-  return builtin_tool(std::move(name), std::move(title), std::move(description),
-                      {.annotations = hints,
-                       .category = "web",
-                       .tags = {"web", std::move(tag), "network"},
-                       .timeout = timeout,
-                       .rate = {.calls = calls_per_minute, .window = std::chrono::minutes(1)}});
+tool detail::web_tool(std::string_view name, std::chrono::milliseconds timeout,
+                      int calls_per_minute) {
+  const detail::tool_text& text = detail::text_of(name);
+  return detail::builtin_tool(
+      text, {.category = "web",
+             .tags = {"web", std::string(text.tag), "network"},
+             .timeout = timeout,
+             .rate = {.calls = calls_per_minute, .window = std::chrono::minutes(1)}});
 }
 
 void register_web_tools(tool_registry& registry, const web_options& options) {

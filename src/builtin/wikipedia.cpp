@@ -181,25 +181,11 @@ tool_result wikipedia_page(const web_state& s, const wikipedia_page_args& args) 
 }  // namespace
 
 void register_wikipedia_tools(tool_registry& registry, std::shared_ptr<const web_state> state) {
-  add_tool(
-      registry,
-      web_tool("wikipedia_search", "Search Wikipedia", hints::reads_web, "wikipedia",
-               state->options.timeout + std::chrono::seconds(5), 60,
-               "Search Wikipedia; returns matching page titles with short snippets. Use it to find "
-               "the exact title of a page, then read the page with wikipedia_page. Good for "
-               "encyclopedic facts (people, places, science, history); for news use web_search.\n"
-               "Example: {\"query\": \"Moon perigee distance\", \"language\": \"en\"}"),
-      [state](const wikipedia_search_args& a) { return wikipedia_search(*state, a); });
-  add_tool(
-      registry,
-      web_tool("wikipedia_page", "Read a Wikipedia page", hints::reads_web, "wikipedia",
-               state->options.timeout + std::chrono::seconds(5), 60,
-               "Get the plain text of a Wikipedia page by its exact title (as returned by "
-               "wikipedia_search; redirects are followed, but there is no guessing of similar "
-               "titles). Long pages are cut at max_chars: ask for one section (the result lists "
-               "them) or continue with start_char.\n"
-               "Example: {\"title\": \"Moon\", \"section\": \"Orbit\", \"max_chars\": 4000}"),
-      [state](const wikipedia_page_args& a) { return wikipedia_page(*state, a); });
+  auto timeout = state->options.timeout + std::chrono::seconds(5);
+  add_tool(registry, web_tool("wikipedia_search", timeout),
+           [state](const wikipedia_search_args& a) { return wikipedia_search(*state, a); });
+  add_tool(registry, web_tool("wikipedia_page", timeout),
+           [state](const wikipedia_page_args& a) { return wikipedia_page(*state, a); });
 }
 
 }  // namespace tooluse::builtin::detail

@@ -183,21 +183,16 @@ result<score_report> score_cases(const std::vector<test_case>& cases, const std:
     for (std::size_t k = 0; k < c.ground_truth.size(); ++k)
       for (const auto& [fn, params] : c.ground_truth[k].items())
         answer[c.ground_truth.size() == 1 ? fn : fn + "_" + std::to_string(k + 1)] = params;
-    detail::check_result verdict;
-    try {
+    detail::check_result verdict = detail::checked("case", [&] {
       py_value fns = py_value::from_json(functions);
       py_value described = category == "simple" ? py_value::none() : fns;
       if (category == "simple") {
         for (const auto& fn : fns.items())
           if (fn.find("name") && fn.find("name")->str() == c.ground_truth[0].begin().key()) described = fn;
       }
-      verdict = detail::ast_check(described, decoded, py_value::from_json(answer), category,
-                                  {detail::language::python, o.underscore_to_dot.value_or(false)});
-    } catch (const detail::decode_error& e) {
-      verdict.valid = false;
-      verdict.error = json::array({std::string("The checker cannot compare this case: ") + e.what()});
-      verdict.error_type = "checker_error";
-    }
+      return detail::ast_check(described, decoded, py_value::from_json(answer), category,
+                               {detail::language::python, o.underscore_to_dot.value_or(false)});
+    });
     if (verdict.valid) {
       ++calls.correct_count;
       continue;

@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "eval/decode_error.hpp"
 #include "tooluse/eval/py_value.hpp"
 #include "tooluse/json.hpp"
 
@@ -36,6 +37,23 @@ struct check_options {
 /// Throws decode_error where BFCL's checker itself would raise (e.g. a type it cannot convert).
 check_result ast_check(const py_value& function, const py_value& model_output, const py_value& possible_answer,
                        std::string_view test_category, const check_options& options);
+
+/// checked runs `check` (an ast_check); where BFCL's checker itself would raise, and so stop the
+/// whole run, the answer counts as wrong instead: "The checker cannot compare this <what>: ..."
+/// with error_type "checker_error".
+template <class Check>
+check_result checked(std::string_view what, Check check) {
+  try {
+    return check();
+  } catch (const decode_error& e) {
+    check_result verdict;
+    verdict.valid = false;
+    verdict.error = json::array(
+        {"The checker cannot compare this " + std::string(what) + ": " + std::string(e.what())});
+    verdict.error_type = "checker_error";
+    return verdict;
+  }
+}
 
 /// standardize_string: drops ` ,./-_*^`, lowercases, turns ' into ".
 std::string standardize_string(std::string_view s);

@@ -112,6 +112,15 @@ class parser {
   saved save() const { return {pos_, taken_, in_block_, open_}; }
   void restore(const saved& s);
   int labels(int n) const;
+  // reading: a reading that completed: its node, labeled statements and where it ended.
+  struct reading {
+    int node;
+    int labels;
+    saved after;
+  };
+  // try_reading runs `parse` from the cursor; nothing when it hits a syntax error (the cursor is
+  // then anywhere: restore it).
+  std::optional<reading> try_reading(int (parser::*parse)());
   int object_statement();
   int brace_statement();
   int balanced(std::string_view open, std::string_view close);
@@ -120,10 +129,17 @@ class parser {
   bool arrow_ahead();
   int arrow_body(std::vector<int> k);
   int assignment();
+  // assignment_operator: the assignment operator at the cursor (=, +=, ..., ??=), or "".
+  std::string_view assignment_operator();
+  // assign: `lhs`, the assignment operator `op` at the cursor, then the right-hand side.
+  int assign(int lhs, std::string_view op);
   int ternary();
   int binprec();
   int binary(int min);
   int unary();
+  // elements: a bracketed, comma-separated list of expressions and `...x` spreads, up to `close`;
+  // `holes`: empty elements are allowed (arrays).
+  int elements(std::string type, std::string_view close, bool holes);
   int arguments();
   int call_member(int e);
   int parenthesized();

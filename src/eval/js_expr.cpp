@@ -104,21 +104,28 @@ int parser::assignment() {
   }
   if (is("(") && arrow_ahead()) return arrow_body({balanced("(", ")")});
   int lhs = ternary();
+  std::string_view o = assignment_operator();
+  if (o.empty()) return lhs;
+  const std::string& lt = nodes_[lhs].type;
+  if (lt != "identifier" && lt != "member_expression" && lt != "subscript_expression" &&
+      !(o == "=" && (lt == "object" || lt == "array")) && lt != "parenthesized_expression")
+    throw syntax_error{};
+  return assign(lhs, o);
+}
+
+std::string_view parser::assignment_operator() {
   static const char* ops[] = {"=", "+=", "-=", "*=", "/=", "%=", "**=", "<<=", ">>=", ">>>=",
                               "&=", "^=", "|=", "&&=", "||=", "?\?="};
-  for (const char* o : ops) {
-    if (!is(o)) continue;
-    const std::string& lt = nodes_[lhs].type;
-    if (lt != "identifier" && lt != "member_expression" && lt != "subscript_expression" &&
-        !(std::string_view(o) == "=" && (lt == "object" || lt == "array")) &&
-        lt != "parenthesized_expression")
-      throw syntax_error{};
-    int op = leaf();
-    int rhs = assignment();
-    return make(std::string_view(o) == "=" ? "assignment_expression" : "augmented_assignment_expression",
-                {lhs, op, rhs});
-  }
-  return lhs;
+  for (const char* o : ops)
+    if (is(o)) return o;
+  return {};
+}
+
+int parser::assign(int lhs, std::string_view op) {
+  int o = leaf();
+  int rhs = assignment();
+  return make(op == "=" ? "assignment_expression" : "augmented_assignment_expression",
+              {lhs, o, rhs});
 }
 
 int parser::ternary() {
@@ -172,30 +179,25 @@ int parser::unary() {
   // of a binary or unary operator: `a < b = c` is `a < (b = c)`.
   const std::string& t = nodes_[e].type;
   if (t == "identifier" || t == "member_expression" || t == "subscript_expression") {
-    static const char* ops[] = {"=", "+=", "-=", "*=", "/=", "%=", "**=", "<<=", ">>=", ">>>=",
-                                "&=", "^=", "|=", "&&=", "||=", "?\?="};
-    for (const char* o : ops) {
-      if (!is(o)) continue;
-      int op = leaf();
-      int rhs = assignment();
-      return make(std::string_view(o) == "=" ? "assignment_expression" : "augmented_assignment_expression",
-                  {e, op, rhs});
-    }
+    if (std::string_view o = assignment_operator(); !o.empty()) return assign(e, o);
   }
   return e;
 }
 
-int parser::arguments() {
-  std::vector<int> k{leaf()};  // (
-  while (!is(")")) {
+int parser::elements(std::string type, std::string_view close, bool holes) {
+  std::vector<int> k{leaf()};  // ( or [
+  while (!is(close)) {
+    if (holes && is(",")) { k.push_back(leaf()); continue; }
     if (is("...")) { int d = leaf(); k.push_back(make("spread_element", {d, assignment()})); }
     else k.push_back(assignment());
     if (is(",")) k.push_back(leaf());
-    else if (!is(")")) throw syntax_error{};
+    else if (!is(close)) throw syntax_error{};
   }
   k.push_back(leaf());
-  return make("arguments", k);
+  return make(std::move(type), k);
 }
+
+int parser::arguments() { return elements("arguments", ")", false); }
 
 int parser::call_member(int e) {
   while (true) {
@@ -284,18 +286,7 @@ int parser::object() {
   return make("object", k);
 }
 
-int parser::array() {
-  std::vector<int> k{leaf()};  // [
-  while (!is("]")) {
-    if (is(",")) { k.push_back(leaf()); continue; }  // holes
-    if (is("...")) { int d = leaf(); k.push_back(make("spread_element", {d, assignment()})); }
-    else k.push_back(assignment());
-    if (is(",")) k.push_back(leaf());
-    else if (!is("]")) throw syntax_error{};
-  }
-  k.push_back(leaf());
-  return make("array", k);
-}
+int parser::array() { return elements("array", "]", true); }
 
 int parser::primary() {
   const token& t = peek();

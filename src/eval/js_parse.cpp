@@ -168,48 +168,44 @@ int parser::object_statement() {
   return make("expression_statement", k);
 }
 
+std::optional<parser::reading> parser::try_reading(int (parser::*parse)()) {
+  try {
+    int n = (this->*parse)();
+    return reading{n, labels(n), save()};
+  } catch (const syntax_error&) {
+    return std::nullopt;
+  }
+}
+
 int parser::brace_statement() {
   saved start = save();
-  std::optional<saved> after_block;
-  int b = -1, block_labels = 0;
-  try {
-    b = block();
-    block_labels = labels(b);
-    after_block = save();
-  } catch (const syntax_error&) {
-  }
+  std::optional<reading> as_block = try_reading(&parser::block);
   restore(start);
-  if (!after_block) return object_statement();
-  std::optional<saved> after_object;
-  int o = -1, object_labels = 0;
-  try {
-    o = object_statement();
-    object_labels = labels(o);
-    after_object = save();
-  } catch (const syntax_error&) {
-  }
-  if (!after_object) {
-    restore(*after_block);
-    return b;
+  if (!as_block) return object_statement();
+  std::optional<reading> as_object = try_reading(&parser::object_statement);
+  if (!as_object) {
+    restore(as_block->after);
+    return as_block->node;
   }
   // Follow the block reading up to where the object reading ended.
-  restore(*after_block);
+  restore(as_block->after);
+  int block_labels = as_block->labels;
   bool same_end = true;
   try {
-    while (pos_ < after_object->pos) {
+    while (pos_ < as_object->after.pos) {
       if (at_eof() || (in_block_ && is("}"))) { same_end = false; break; }
       block_labels += labels(statement());
     }
-    if (pos_ != after_object->pos) same_end = false;
+    if (pos_ != as_object->after.pos) same_end = false;
   } catch (const syntax_error&) {
     same_end = false;
   }
-  if (!same_end || object_labels < block_labels) {
-    restore(*after_object);
-    return o;
+  if (!same_end || as_object->labels < block_labels) {
+    restore(as_object->after);
+    return as_object->node;
   }
-  restore(*after_block);
-  return b;
+  restore(as_block->after);
+  return as_block->node;
 }
 
 // Tokens from an opening bracket to its match, kept as a flat node (for headers and

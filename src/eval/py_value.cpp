@@ -7,46 +7,23 @@
 
 namespace tooluse::eval {
 
-py_value py_value::boolean(bool b) {
+template <class T>
+py_value py_value::with(kind k, T py_value::*member, T value) {
   py_value v;
-  v.kind_ = kind::boolean;
-  v.b_ = b;
+  v.kind_ = k;
+  v.*member = std::move(value);
   return v;
 }
 
-py_value py_value::integer(std::int64_t i) {
-  py_value v;
-  v.kind_ = kind::integer;
-  v.i_ = i;
-  return v;
-}
-
-py_value py_value::floating(double f) {
-  py_value v;
-  v.kind_ = kind::floating;
-  v.f_ = f;
-  return v;
-}
-
-py_value py_value::string(std::string s) {
-  py_value v;
-  v.kind_ = kind::string;
-  v.s_ = std::move(s);
-  return v;
-}
-
+py_value py_value::boolean(bool b) { return with(kind::boolean, &py_value::b_, b); }
+py_value py_value::integer(std::int64_t i) { return with(kind::integer, &py_value::i_, i); }
+py_value py_value::floating(double f) { return with(kind::floating, &py_value::f_, f); }
+py_value py_value::string(std::string s) { return with(kind::string, &py_value::s_, std::move(s)); }
 py_value py_value::list(items_t items) {
-  py_value v;
-  v.kind_ = kind::list;
-  v.items_ = std::move(items);
-  return v;
+  return with(kind::list, &py_value::items_, std::move(items));
 }
-
 py_value py_value::tuple(items_t items) {
-  py_value v;
-  v.kind_ = kind::tuple;
-  v.items_ = std::move(items);
-  return v;
+  return with(kind::tuple, &py_value::items_, std::move(items));
 }
 
 py_value py_value::set(items_t items) {

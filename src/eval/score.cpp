@@ -171,16 +171,10 @@ result<category_score> score_ast(const detail::handler& h, const std::string& ca
       failures.push_back(std::move(f));
       continue;
     }
-    detail::check_result verdict;
-    try {
-      verdict = detail::ast_check(py_value::from_json(prompts[i].value("function", json())), decoded,
-                            py_value::from_json(f.possible_answer), category, opts);
-    } catch (const decode_error& e) {
-      // BFCL's checker would stop the whole run here; the entry is counted wrong instead.
-      verdict.valid = false;
-      verdict.error = json::array({std::string("The checker cannot compare this entry: ") + e.what()});
-      verdict.error_type = "checker_error";
-    }
+    detail::check_result verdict = detail::checked("entry", [&] {
+      return detail::ast_check(py_value::from_json(prompts[i].value("function", json())), decoded,
+                               py_value::from_json(f.possible_answer), category, opts);
+    });
     if (verdict.valid) {
       ++s.correct_count;
       continue;

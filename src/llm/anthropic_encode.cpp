@@ -59,11 +59,9 @@ json anthropic_messages_json(const std::vector<message>& messages, const schema:
         out.push_back(assistant_json(m, names));
         break;
       case role::tool:
-        // All results of one turn go in one user message that holds only tool_result blocks.
-        if (out.empty() || out.back()["role"] != "user" || !out.back()["content"].is_array() ||
-            out.back()["content"].empty() || out.back()["content"][0]["type"] != "tool_result")
-          out.push_back({{"role", "user"}, {"content", json::array()}});
-        out.back()["content"].push_back(tool_result_json(m));
+        add_tool_result(out, "content", tool_result_json(m), [](const json& block) {
+          return block.is_object() && block.contains("type") && block["type"] == "tool_result";
+        });
         break;
     }
   }

@@ -75,12 +75,9 @@ json gemini_contents(const std::vector<message>& messages, const schema::name_ma
         break;
       }
       case role::tool: {
-        // All responses of one turn go in one user content holding only functionResponse parts.
-        bool open = !out.empty() && out.back()["role"] == "user" && !out.back()["parts"].empty() &&
-                    out.back()["parts"][0].contains("functionResponse");
-        if (!open) out.push_back({{"role", "user"}, {"parts", json::array()}});
-        out.back()["parts"].push_back(
-            function_response(m, names, given_ids.count(m.tool_call_id) > 0));
+        add_tool_result(out, "parts",
+                        function_response(m, names, given_ids.count(m.tool_call_id) > 0),
+                        [](const json& part) { return part.contains("functionResponse"); });
         break;
       }
     }

@@ -218,6 +218,13 @@ json user_content(const message& m, const char* text_type, json (*image)(const s
   return parts;
 }
 
+void add_tool_result(json& out, const char* key, json result, bool (*is_result)(const json& entry)) {
+  bool open = !out.empty() && out.back()["role"] == "user" && out.back()[key].is_array() &&
+              !out.back()[key].empty() && is_result(out.back()[key][0]);
+  if (!open) out.push_back({{"role", "user"}, {key, json::array()}});
+  out.back()[key].push_back(std::move(result));
+}
+
 std::string system_text(const std::vector<message>& messages) {
   std::string system;
   for (const auto& m : messages)

@@ -93,6 +93,12 @@ std::string error_marked(std::string text, bool is_error);
 /// URL for inline data).
 json user_content(const message& m, const char* text_type, json (*image)(const std::string& url));
 
+/// add_tool_result puts `result` in the user message that holds the tool results of the current
+/// turn, for the APIs that take all results of a turn in one user message holding only them
+/// (Anthropic's "content" blocks, Gemini's "parts"): the last message of `out` when its first
+/// entry under `key` is a result (`is_result`), else a new one.
+void add_tool_result(json& out, const char* key, json result, bool (*is_result)(const json& entry));
+
 /// system_text joins the text of the system messages, a blank line between them, for the
 /// providers that take the system prompt apart from the messages.
 std::string system_text(const std::vector<message>& messages);

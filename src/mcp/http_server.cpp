@@ -20,55 +20,10 @@ void write_rpc_error(const conn_ptr& c, const http_request& req, http::status st
   write_response(c, req, status, jsonrpc::serialize(resp));
 }
 
-// --- handler_pool -----------------------------------------------------------------------------
-
-bool handler_pool::post(std::function<void()> job, std::size_t limit) {
-  std::lock_guard lock(mu_);
-  if (stopping_ || jobs_.size() + busy_ >= limit) return false;
-  jobs_.push_back(std::move(job));
-  if (idle_ < jobs_.size() && threads_.size() < max_) threads_.emplace_back([this] { loop(); });
-  cv_.notify_one();
-  return true;
-}
-
-void handler_pool::loop() {
-  std::unique_lock lock(mu_);
-  for (;;) {
-    ++idle_;
-    cv_.wait(lock, [&] { return stopping_ || !jobs_.empty(); });
-    --idle_;
-    if (jobs_.empty()) return;
-    auto job = std::move(jobs_.front());
-    jobs_.pop_front();
-    ++busy_;
-    lock.unlock();
-    try {
-      job();
-    } catch (const std::exception& e) {
-      std::cerr << "tooluse mcp http: " << e.what() << "\n";
-    }
-    lock.lock();
-    --busy_;
-  }
-}
-
-void handler_pool::stop() {
-  std::vector<std::thread> threads;
-  {
-    std::lock_guard lock(mu_);
-    stopping_ = true;
-    threads.swap(threads_);
-    cv_.notify_all();
-  }
-  // Queued jobs still run (their exchanges must end); new ones are refused.
-  for (auto& t : threads)
-    if (t.joinable()) t.join();
-}
-
 // --- http_server ------------------------------------------------------------------------------
 
 http_server::impl::impl(server& s, http_options o)
-    : srv(s), options(std::move(o)), pool(std::max<std::size_t>(1, options.handler_threads)) {}
+    : srv(s), options(std::move(o)), pool(std::max<std::size_t>(1, options.handler_threads), "mcp http") {}
 
 http_server::http_server(server& srv, http_options options)
     : impl_(std::make_shared<impl>(srv, std::move(options))) {}

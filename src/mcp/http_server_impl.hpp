@@ -7,6 +7,7 @@
 #include <thread>
 #include <unordered_map>
 
+#include "mcp/handler_pool.hpp"
 #include "mcp/http_session_conn.hpp"
 
 namespace tooluse::mcp {
@@ -18,25 +19,6 @@ using http_conn = detail::http_connection;
 using detail::http_request;
 using detail::tcp;
 using conn_ptr = std::shared_ptr<http_conn>;
-
-/// handler_pool runs requests that may block, on up to `max` threads made on demand.
-class handler_pool {
- public:
-  explicit handler_pool(std::size_t max) : max_(max) {}
-  ~handler_pool() { stop(); }
-  /// post queues `job`; false if `limit` jobs are already queued or running.
-  bool post(std::function<void()> job, std::size_t limit);
-  void stop();
-
- private:
-  void loop();
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::deque<std::function<void()>> jobs_;
-  std::vector<std::thread> threads_;
-  std::size_t max_, idle_ = 0, busy_ = 0;
-  bool stopping_ = false;
-};
 
 struct http_server::impl : detail::conn_hooks, std::enable_shared_from_this<http_server::impl> {
   server& srv;

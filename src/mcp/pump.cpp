@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
@@ -54,7 +55,10 @@ std::size_t estimated_bytes(const json& j) {
 }  // namespace
 
 message_pump::message_pump(server& srv, connection& out, stream_options options)
-    : srv_(srv), out_(out), options_(options) {
+    : srv_(srv),
+      out_(out),
+      options_(options),
+      workers_(static_cast<std::size_t>(std::max(1, options.max_concurrent_requests)), "mcp") {
   session_ = server_access::open_session(srv_, [this](const json& m) { this->write(m); });
 }
 
@@ -86,12 +90,21 @@ void message_pump::feed(json message) {
     });
     ++running_;
     pending_bytes_ += bytes;
-    queue_.emplace_back(std::move(m), bytes);
-    if (static_cast<int>(queue_.size()) > idle_ &&
-        static_cast<int>(workers_.size()) < options_.max_concurrent_requests)
-      workers_.emplace_back([this] { worker(); });
-    cv_.notify_all();
+    lock.unlock();
+    auto job = [this, bytes, request = std::move(m)]() mutable {
+      slot_release release{this, bytes};
+      jsonrpc::message msg = std::move(request);  // freed before the slot is given back
+      answer_message(srv_, session_, out_, msg, &write_failed_);
+    };
+    if (!workers_.post(std::move(job), static_cast<std::size_t>(-1))) done(bytes);
   }
+}
+
+void message_pump::done(std::size_t bytes) {
+  std::lock_guard lock(mu_);
+  --running_;
+  pending_bytes_ -= bytes;
+  cv_.notify_all();
 }
 
 void message_pump::bad_input(std::string_view head, const error& why) {
@@ -103,27 +116,6 @@ void message_pump::bad_input(std::string_view head, const error& why) {
   std::optional<jsonrpc::message_id> mid = id ? jsonrpc::id_from_json(*id) : std::nullopt;
   write(jsonrpc::to_json(
       jsonrpc::response::failure(mid, jsonrpc::error_code::invalid_request, "Invalid Request: " + why.message)));
-}
-
-void message_pump::worker() {
-  std::unique_lock lock(mu_);
-  for (;;) {
-    ++idle_;
-    cv_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
-    --idle_;
-    if (queue_.empty()) return;
-    const std::size_t bytes = queue_.front().second;
-    {
-      jsonrpc::message m = std::move(queue_.front().first);  // freed before the slot is given back
-      queue_.pop_front();
-      lock.unlock();
-      answer_message(srv_, session_, out_, m, &write_failed_);
-    }
-    lock.lock();
-    --running_;
-    pending_bytes_ -= bytes;
-    cv_.notify_all();
-  }
 }
 
 void message_pump::finish() {
@@ -148,10 +140,8 @@ void message_pump::finish() {
   {
     std::unique_lock lock(mu_);
     cv_.wait(lock, [&] { return running_ == 0; });
-    stopping_ = true;
-    cv_.notify_all();
   }
-  for (auto& t : workers_) t.join();
+  workers_.stop();
   server_access::close_session(srv_, session_);
 }
 

@@ -18,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "mcp/handler_pool.hpp"
 #include "mcp/session.hpp"
 #include "tooluse/mcp/transport.hpp"
 
@@ -50,7 +51,14 @@ class message_pump {
 
  private:
   void write(const json& message);
-  void worker();
+  /// done gives back the slot of a request of `bytes` that has been handled.
+  void done(std::size_t bytes);
+  /// slot_release calls done when a request's job ends, however it ends.
+  struct slot_release {
+    message_pump* pump;
+    std::size_t bytes;
+    ~slot_release() { pump->done(bytes); }
+  };
 
   server& srv_;
   connection& out_;
@@ -60,12 +68,9 @@ class message_pump {
   std::condition_variable cv_;
   int running_ = 0;   ///< requests queued or being handled
   std::size_t pending_bytes_ = 0;  ///< their estimated size (stream_options::max_pending_bytes)
-  int idle_ = 0;      ///< workers waiting for a request
   bool finished_ = false;
-  bool stopping_ = false;
   std::atomic<bool> write_failed_{false};
-  std::deque<std::pair<jsonrpc::message, std::size_t>> queue_;  ///< a request and its size
-  std::vector<std::thread> workers_;
+  handler_pool workers_;  ///< last: its jobs use the members above
 };
 
 }  // namespace tooluse::mcp

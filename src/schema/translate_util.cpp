@@ -2,58 +2,15 @@
 
 #include <algorithm>
 
-#include "tooluse/text.hpp"
+#include "schema/schema_impl.hpp"
 
 namespace tooluse::schema::detail {
-namespace {
-
-// Decodes one JSON pointer token: ~1 -> '/', ~0 -> '~', %XX -> byte.
-std::string decode_token(std::string_view token) {
-  std::string out;
-  for (std::size_t i = 0; i < token.size(); ++i) {
-    char c = token[i];
-    if (c == '~' && i + 1 < token.size()) {
-      out += token[i + 1] == '1' ? '/' : '~';
-      ++i;
-    } else if (c == '%' && i + 2 < token.size() && hex_value(token[i + 1]) >= 0 &&
-               hex_value(token[i + 2]) >= 0) {
-      out += static_cast<char>(hex_value(token[i + 1]) * 16 + hex_value(token[i + 2]));
-      i += 2;
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
-}  // namespace
 
 const json* resolve_local_ref(const json& root, std::string_view ref) {
+  // Read as the validator reads a $ref's fragment (compiler::resolve_ref: percent-decoded, then
+  // a JSON pointer), so that a translation follows the schema that validation followed.
   if (ref.empty() || ref.front() != '#') return nullptr;
-  ref.remove_prefix(1);
-  const json* node = &root;
-  while (!ref.empty()) {
-    if (ref.front() != '/') return nullptr;
-    ref.remove_prefix(1);
-    std::size_t end = ref.find('/');
-    std::string token = decode_token(ref.substr(0, end));
-    ref = end == std::string_view::npos ? std::string_view{} : ref.substr(end);
-    if (node->is_object()) {
-      auto it = node->find(token);
-      if (it == node->end()) return nullptr;
-      node = &*it;
-    } else if (node->is_array()) {
-      if (token.empty() || token.size() > 9 ||
-          !std::all_of(token.begin(), token.end(), [](char d) { return d >= '0' && d <= '9'; }))
-        return nullptr;
-      std::size_t i = std::stoul(token);
-      if (i >= node->size()) return nullptr;
-      node = &(*node)[i];
-    } else {
-      return nullptr;
-    }
-  }
-  return node;
+  return resolve_pointer(root, percent_decode(ref.substr(1)));
 }
 
 bool has_type(const json& schema, std::string_view type) {

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "schema/schema_impl.hpp"
+#include "tooluse/text.hpp"
 
 namespace tooluse::schema::detail {
 namespace {
@@ -146,16 +147,10 @@ std::pair<std::string, std::string> split_fragment(std::string_view uri) {
 std::string percent_decode(std::string_view text) {
   std::string out;
   out.reserve(text.size());
-  auto hex = [](char c) -> int {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-  };
   for (std::size_t i = 0; i < text.size(); ++i) {
     if (text[i] == '%' && i + 2 < text.size()) {
-      int hi = hex(text[i + 1]);
-      int lo = hex(text[i + 2]);
+      int hi = hex_value(text[i + 1]);
+      int lo = hex_value(text[i + 2]);
       if (hi >= 0 && lo >= 0) {
         out += static_cast<char>(hi * 16 + lo);
         i += 2;

@@ -3,7 +3,9 @@
 // processes opening a new database at once do not race.
 #include "store/schema.hpp"
 
-#include <vector>
+#include <iterator>
+#include <string>
+#include <string_view>
 
 namespace tooluse::store::detail {
 namespace {
@@ -90,27 +92,37 @@ CREATE INDEX IF NOT EXISTS tooluse_records_owner ON tooluse_records (kind, owner
 
 // Version 5: events for other processes (event_log, events.cpp): the MCP servers that share a
 // store tell each other what a session's stream must carry. SQLite and PostgreSQL spell the
-// ever-growing key differently.
-const char* v5_sqlite = R"sql(
+// ever-growing key differently (SERIAL_KEY, see spelled_for).
+const char* v5 = R"sql(
 CREATE TABLE IF NOT EXISTS tooluse_events (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  seq SERIAL_KEY,
   topic TEXT NOT NULL,
   data TEXT NOT NULL,
   created_ms BIGINT NOT NULL);
 CREATE INDEX IF NOT EXISTS tooluse_events_created ON tooluse_events (created_ms);
 )sql";
-const char* v5_postgres = R"sql(
-CREATE TABLE IF NOT EXISTS tooluse_events (
-  seq BIGSERIAL PRIMARY KEY,
-  topic TEXT NOT NULL,
-  data TEXT NOT NULL,
-  created_ms BIGINT NOT NULL);
-CREATE INDEX IF NOT EXISTS tooluse_events_created ON tooluse_events (created_ms);
-)sql";
+
+// The migrations in order, version 1 first.
+struct migration {
+  const char* sql;
+  bool postgres_only;
+};
+const migration k_migrations[] = {
+    {v1, false}, {v2_postgres, true}, {v3_postgres, true}, {v4, false}, {v5, false},
+};
+
+// spelled_for writes a migration's SERIAL_KEY as `db` spells an ever-growing integer key.
+std::string spelled_for(const sql_db& db, std::string sql) {
+  constexpr std::string_view placeholder = "SERIAL_KEY";
+  if (auto at = sql.find(placeholder); at != std::string::npos)
+    sql.replace(at, placeholder.size(),
+                db.postgres() ? "BIGSERIAL PRIMARY KEY" : "INTEGER PRIMARY KEY AUTOINCREMENT");
+  return sql;
+}
 
 }  // namespace
 
-int schema_version_known() { return 5; }
+int schema_version_known() { return static_cast<int>(std::size(k_migrations)); }
 
 status migrate(sql_db& db) {
   std::lock_guard lock(db.mutex);
@@ -132,13 +144,10 @@ status migrate(sql_db& db) {
         fail(errc::unsupported, "the store \"" + db.location() + "\" has schema version " +
                                     std::to_string(version) + ", newer than this tooluse (" +
                                     std::to_string(schema_version_known()) + "); upgrade tooluse"));
-  std::vector<std::string> steps = {v1, db.postgres() ? v2_postgres : "",
-                                    db.postgres() ? v3_postgres : "", v4,
-                                    db.postgres() ? v5_postgres : v5_sqlite};
   for (int next = version + 1; next <= schema_version_known(); ++next) {
     if (auto s = db.begin(); !s) return done(s);
-    const std::string& sql = steps[size_t(next - 1)];
-    status s = sql.empty() ? status{} : db.script(sql);
+    const migration& m = k_migrations[size_t(next - 1)];
+    status s = m.postgres_only && !db.postgres() ? status{} : db.script(spelled_for(db, m.sql));
     if (s) {
       auto r = db.exec(version == 0 && next == 1
                            ? "INSERT INTO tooluse_meta (key, value) VALUES ('schema_version', $1)"

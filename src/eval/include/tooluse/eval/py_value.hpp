@@ -81,6 +81,10 @@ class py_value {
   friend bool operator==(const py_value& a, const py_value& b) noexcept;
 
  private:
+  /// with makes a value of kind `k` whose payload `member` is `value`.
+  template <class T>
+  static py_value with(kind k, T py_value::*member, T value);
+
   kind kind_ = kind::none;
   bool b_ = false;
   std::int64_t i_ = 0;
