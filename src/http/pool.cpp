@@ -19,6 +19,7 @@
 
 #include <atomic>
 #include <deque>
+#include <future>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -70,26 +71,28 @@ class pool {
     curl_multi_setopt(multi_, CURLMOPT_TIMERDATA, this);
     curl_multi_setopt(multi_, CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX);
     apply(options_);
-    thread_ = std::thread([this] {
-      thread_id_ = std::this_thread::get_id();
-      ready_.test_and_set();
-      ready_.notify_all();
-      io_.run();
-    });
-    ready_.wait(false);
-    done_thread_ = std::thread([this] {
-      done_thread_id_ = std::this_thread::get_id();
-      done_ready_.test_and_set();
-      done_ready_.notify_all();
-      done_io_.run();
-    });
-    done_ready_.wait(false);
+    thread_ = run_thread(io_, thread_id_);
+    done_thread_ = run_thread(done_io_, done_thread_id_);
   }
 
   // The pool lives until the process ends (see instance()); nothing destroys it.
   static pool& instance() {
     static pool* p = new pool();
     return *p;
+  }
+
+  // run_thread runs `io` on a thread of its own; `id` is that thread's once it returns. Nothing
+  // destroys the pool, so its threads are never joined.
+  static std::thread run_thread(asio::io_context& io, std::thread::id& id) {
+    std::promise<void> started;
+    auto ready = started.get_future();
+    std::thread t([&io, &id, started = std::move(started)]() mutable {
+      id = std::this_thread::get_id();
+      started.set_value();
+      io.run();
+    });
+    ready.wait();
+    return t;
   }
 
   asio::io_context& io() { return io_; }
@@ -390,10 +393,8 @@ class pool {
   pool_options options_;
   std::thread thread_;
   std::thread::id thread_id_;
-  std::atomic_flag ready_;
   std::thread done_thread_;
   std::thread::id done_thread_id_;
-  std::atomic_flag done_ready_;
   std::map<curl_socket_t, std::shared_ptr<watched>> sockets_;
   std::unordered_map<std::string, host_queue> hosts_;
   std::unordered_map<transfer*, std::shared_ptr<entry>> entries_;

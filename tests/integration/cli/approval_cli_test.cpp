@@ -203,7 +203,9 @@ TEST_F(approval_cli, every_command_that_runs_tools_takes_the_same_flags) {
     EXPECT_NE(folded.find("-y,--yes"), std::string::npos) << name << "\n" << help;
     EXPECT_NE(folded.find(yes_help), std::string::npos) << name << "\n" << help;
     EXPECT_NE(folded.find("--timeout"), std::string::npos) << name << "\n" << help;
-    if (name != "chat") EXPECT_NE(folded.find("--json"), std::string::npos) << name << "\n" << help;
+    if (name != "chat") {
+      EXPECT_NE(folded.find("--json"), std::string::npos) << name << "\n" << help;
+    }
   }
 }
 

@@ -59,7 +59,6 @@ class agent_mcp : public ::testing::Test {
   temp_dir dir;
 };
 
-}  // namespace
 
 TEST_F(agent_mcp, run_calls_tool_of_tooluse_mcp_server_over_stdio) {
   auto config = write_config(
@@ -207,5 +206,7 @@ TEST_F(agent_mcp, mcp_serve_runs_a_native_tool_as_a_task) {
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("--task-tool no_such_tool: no such tool"), std::string::npos) << bad.err;
 }
+
+}  // namespace
 
 }  // namespace tooluse::testing

@@ -111,7 +111,6 @@ bool contains(const std::string& s, const std::string& part) {
   return s.find(part) != std::string::npos;
 }
 
-}  // namespace
 
 TEST_F(http_peer, a_plain_text_answer_fails_the_request_as_a_protocol_error) {
   peer.push({.headers = {{"Content-Type", "text/plain"}}, .body = "hello from a web page"});
@@ -437,4 +436,7 @@ TEST(mcp_http_transport_errors, a_url_that_is_not_http_is_refused_when_made) {
   EXPECT_EQ(ok->describe(), "https://example.test/mcp");
   EXPECT_TRUE(ok->carries_headers());
 }
+
+}  // namespace
+
 }  // namespace http_transport_errors_test

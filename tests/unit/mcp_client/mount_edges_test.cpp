@@ -49,7 +49,6 @@ class mount_edges : public ::testing::Test {
   log_sink logs;
 };
 
-}  // namespace
 
 TEST_F(mount_edges, a_restart_that_fails_says_why_the_server_went_away_and_why_it_stayed_down) {
   auto m = mcp::mounted_server::mount(registry, starts_once(), {.on_log = logs.fn()});
@@ -135,3 +134,5 @@ TEST(mount_transport, an_http_server_whose_url_is_not_http_is_named) {
   ASSERT_TRUE(ok) << ok.error().message;
   EXPECT_EQ((*ok)->describe(), "http://127.0.0.1:9/mcp");
 }
+
+}  // namespace

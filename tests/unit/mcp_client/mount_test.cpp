@@ -45,7 +45,6 @@ class mount_test : public ::testing::Test {
   log_sink logs;
 };
 
-}  // namespace
 
 TEST_F(mount_test, mounts_tools_with_prefixed_names_and_verbatim_schemas) {
   auto m = mcp::mounted_server::mount(registry, local(), {.on_log = logs.fn()});
@@ -187,3 +186,5 @@ done)sh";
   lock.unlock();
   EXPECT_EQ((*mount)->tool_names(), (std::vector<std::string>{"fake__a", "fake__b"}));
 }
+
+}  // namespace
