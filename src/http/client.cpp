@@ -131,7 +131,7 @@ transport default_transport() {
 
 void send_async(request req, send_options options, completion done) {
   if (auto ok = detail::check_url(req.url); !ok) {
-    detail::complete_later([done = std::move(done), e = ok.error()] { done(fail(e)); });
+    post([done = std::move(done), e = ok.error()] { done(fail(e)); });  // on the completion thread
     return;
   }
   auto t = make_transfer(req);

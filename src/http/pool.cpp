@@ -409,9 +409,6 @@ void submit(std::shared_ptr<transfer> t, std::stop_token stop) {
   pool::instance().submit(std::move(t), std::move(stop));
 }
 void resume(const std::shared_ptr<transfer>& t) { pool::instance().resume(t); }
-void complete_later(std::function<void()> fn) {
-  boost::asio::post(pool::instance().done_io(), std::move(fn));
-}
 void abort(const std::shared_ptr<transfer>& t) { pool::instance().abort(t); }
 
 }  // namespace detail

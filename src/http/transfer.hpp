@@ -80,8 +80,6 @@ std::string host_key_of(const std::string& url);
 /// check_url refuses what is not an absolute http:// or https:// URL.
 status check_url(const std::string& url);
 
-/// complete_later runs `fn` on the pool's completion thread. Thread-safe.
-void complete_later(std::function<void()> fn);
 /// submit queues `t` on the pool; `stop` cancels it. Thread-safe.
 void submit(std::shared_ptr<transfer> t, std::stop_token stop);
 /// resume has libcurl deliver again the body a sink paused. Thread-safe.
