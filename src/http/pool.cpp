@@ -253,9 +253,8 @@ class pool {
     // The entry (its timer is the I/O thread's) ends here; the transfer with the completion.
     std::shared_ptr<transfer> keep = e ? std::move(e->t) : nullptr;
     e.reset();
-    asio::post(done_io_, [done = std::move(done), out = std::move(out), keep = std::move(keep)]() mutable {
-      done(std::move(out));
-    });
+    asio::post(done_io_, [done = std::move(done), out = std::move(out),
+                          keep = std::move(keep)]() mutable { done(std::move(out)); });
   }
 
   void arm_deadline(transfer* t) {

@@ -26,8 +26,9 @@ inline void path_push(std::string& path, std::string_view key) {
     path += '.';
     path += key;
   } else if (std::all_of(key.begin(), key.end(), [](char c) {
+               // nothing to escape: most odd keys, such as _meta's "io.modelcontextprotocol/..."
                return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
-             })) {  // nothing to escape: most odd keys, such as _meta's "io.modelcontextprotocol/..."
+             })) {
     path += "[\"";
     path += key;
     path += "\"]";
