@@ -280,7 +280,8 @@ status stdio_client_transport::send(const json& message) {
     std::unique_lock lock(s.mutex);
     if (s.started && s.pid > 0 && !s.closing_by_us)
       s.cv.wait_for(lock, std::chrono::seconds(3), [&] { return s.exit_report.has_value(); });
-    if (s.exit_report) return fail(errc::io_error, *s.exit_report);
+    // After our own close() the child's exit is ours, not news: the transport is not running.
+    if (s.exit_report && !s.closing_by_us) return fail(errc::io_error, *s.exit_report);
     return fail(errc::io_error, s.label + " is not running");
   }
   return fail(errc::io_error, "cannot write to " + s.label + ": " + std::strerror(err));
