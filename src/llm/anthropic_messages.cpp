@@ -164,7 +164,7 @@ json encode_body(const provider_options& options, const chat_request& req,
   if (!system.empty()) body["system"] = system;
   body["messages"] = detail::anthropic_messages_json(req.messages, tools.names);
   if (!req.tools.empty()) {
-    body["tools"] = tools.tools;
+    detail::place_tools(body, tools);
     if (req.choice.what != tool_choice::mode::automatic ||
         (req.parallel_tool_calls && !*req.parallel_tool_calls))
       body["tool_choice"] =

@@ -5,6 +5,7 @@
 // and its two decoders.
 
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <stop_token>
 #include <string>
@@ -92,9 +93,36 @@ std::unique_ptr<stream_decoder> decoder_of() {
 /// bearer_key is the OpenAI APIs' headers: Authorization: Bearer <key> when a key is set.
 std::vector<http::header> bearer_key(const provider_options& options, const chat_request& req);
 
-/// json_post is a POST of `body` to base_url/`path`: Content-Type JSON, SSE accepted when
-/// `stream`, then `headers` (the provider's own: version, key), then opts.extra_headers.
-http::request json_post(const provider_options& opts, const std::string& path, const json& body,
+/// json_post is a POST of the JSON text `body` to base_url/`path`: Content-Type JSON, SSE
+/// accepted when `stream`, then `headers` (the provider's own: version, key), then
+/// opts.extra_headers.
+http::request json_post(const provider_options& opts, const std::string& path, std::string body,
                         bool stream, const std::vector<http::header>& headers);
+
+/// cached_tools is a request's tools translated for one provider (`wire`, with their text),
+/// and `request`: the request's tools and what the translation read of it (allowed and deferred
+/// tools, native tool search, strict), without messages. That is all a decoder reads of a
+/// request, so an exchange decodes with `request` instead of a copy of the caller's.
+struct cached_tools {
+  chat_request request;
+  wire_tools wire;
+  /// matches: `req` would translate to `wire` (same tools and same settings read).
+  bool matches(const chat_request& req) const;
+};
+
+/// tools_cache keeps an adapter's last cached_tools: a run sends the same tools at every turn,
+/// and the runs of one agent share them, so translating and serialising them at each request
+/// was most of encoding one. Thread-safe.
+class tools_cache {
+ public:
+  /// get returns `req`'s tools translated by `wire`: the last ones when they match `req`,
+  /// else new ones, which become the last.
+  result<std::shared_ptr<const cached_tools>> get(const provider_wire& wire,
+                                                  const chat_request& req);
+
+ private:
+  std::mutex mutex_;
+  std::shared_ptr<const cached_tools> last_;
+};
 
 }  // namespace tooluse::llm::detail

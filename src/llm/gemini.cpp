@@ -89,7 +89,7 @@ json encode_body(const provider_options&, const chat_request& req,
   std::string system = detail::system_text(req.messages);
   if (!system.empty()) body["systemInstruction"] = {{"parts", json::array({{{"text", system}}})}};
   if (!req.tools.empty()) {
-    body["tools"] = tools.tools;
+    detail::place_tools(body, tools);
     json config = detail::gemini_tool_config(req.choice, req.allowed_tools, tools.names);
     if (!config.is_null()) body["toolConfig"] = config;
   }

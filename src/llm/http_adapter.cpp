@@ -2,6 +2,7 @@
 // pool.
 #include "tooluse/llm/http_adapter.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "exchange.hpp"
@@ -16,22 +17,23 @@ void provider_limit_name(std::string& msg) {
     msg.replace(pos, from.size(), "llm::provider_options::max_event_bytes");
 }
 
-// model_call is one exchange's state: the tool-name map the answer is decoded with and, for a
-// stream, the parser and the decoder assembling the answer.
+// model_call is one exchange's state: the tools the answer is decoded with (their name map, and
+// the request's tools and strictness, all a decoder reads of it) and, for a stream, the parser
+// and the decoder assembling the answer. It needs nothing else of the caller's request.
 class model_call {
  public:
-  model_call(const provider_options& opts, const provider_wire& wire, const chat_request& req,
-             const stream_callbacks& callbacks, wire_tools tools)
+  model_call(const provider_options& opts, const provider_wire& wire, bool stream,
+             const stream_callbacks& callbacks, std::shared_ptr<const cached_tools> tools)
       : opts_(&opts),
         wire_(&wire),
-        req_(&req),
         tools_(std::move(tools)),
+        req_(&tools_->request),
         parser_({.max_event_bytes = opts.max_event_bytes}) {
-    if (!req.stream) return;
+    if (!stream) return;
     decoder_ = wire.stream();
     decoder_->who = wire.who;
-    decoder_->req = &req;
-    decoder_->names = &tools_.names;
+    decoder_->req = req_;
+    decoder_->names = &tools_->wire.names;
     decoder_->callbacks = &callbacks;
   }
   model_call(const model_call&) = delete;
@@ -62,7 +64,7 @@ class model_call {
       if (!j)
         return fail(errc::protocol_error,
                     wire_->who + ": response is not JSON: " + j.error().message);
-      out = wire_->decode(*j, *req_, tools_.names);
+      out = wire_->decode(*j, *req_, tools_->wire.names);
     }
     if (out) out->usage.requests = 1;
     if (out) apply_price(out->usage, opts_->price);
@@ -72,20 +74,20 @@ class model_call {
  private:
   const provider_options* opts_;
   const provider_wire* wire_;
+  std::shared_ptr<const cached_tools> tools_;
   const chat_request* req_;
-  wire_tools tools_;
   http::sse_parser parser_;
   std::unique_ptr<stream_decoder> decoder_;
 };
 
 }  // namespace
 
-http::request json_post(const provider_options& opts, const std::string& path, const json& body,
+http::request json_post(const provider_options& opts, const std::string& path, std::string body,
                         bool stream, const std::vector<http::header>& headers) {
   http::request hreq{.method = "POST",
                      .url = join_url(opts.base_url, path),
                      .headers = {{"Content-Type", "application/json"}},
-                     .body = dump_json(body)};
+                     .body = std::move(body)};
   if (stream) hreq.headers.push_back({"Accept", "text/event-stream"});
   for (const auto& h : headers) hreq.headers.push_back(h);
   for (const auto& h : opts.extra_headers) hreq.headers.push_back(h);
@@ -102,20 +104,61 @@ namespace {
 // outgoing is one encoded request: what goes on the wire and the names to decode with.
 struct outgoing {
   http::request request;
-  wire_tools tools;
+  std::shared_ptr<const cached_tools> tools;
 };
 
 result<outgoing> encode(const provider_options& opts, const provider_wire& wire,
-                        const chat_request& req) {
-  auto tools = wire.tools(req);
+                        tools_cache& cache, const chat_request& req) {
+  auto tools = cache.get(wire, req);
   if (!tools) return fail(tools.error());
-  json body = wire.body(opts, req, *tools);
+  json body = wire.body(opts, req, (*tools)->wire);
   std::string path = wire.path_for ? wire.path_for(opts, req) : wire.path;
-  return outgoing{json_post(opts, path, body, req.stream, wire.headers(opts, req)),
+  return outgoing{json_post(opts, path, dump_body(body, (*tools)->wire), req.stream,
+                            wire.headers(opts, req)),
                   std::move(*tools)};
 }
 
+// same_tools: what export_wire_tools reads of a tool.
+bool same_tools(const std::vector<tool>& a, const std::vector<tool>& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const tool& x, const tool& y) {
+    return x.name == y.name && x.description == y.description &&
+           x.input_schema == y.input_schema;
+  });
+}
+
 }  // namespace
+
+bool cached_tools::matches(const chat_request& req) const {
+  return request.strict == req.strict && request.native_tool_search == req.native_tool_search &&
+         request.allowed_tools == req.allowed_tools &&
+         request.deferred_tools == req.deferred_tools && same_tools(request.tools, req.tools);
+}
+
+result<std::shared_ptr<const cached_tools>> tools_cache::get(const provider_wire& wire,
+                                                             const chat_request& req) {
+  std::shared_ptr<const cached_tools> last;
+  {
+    std::lock_guard lock(mutex_);
+    last = last_;
+  }
+  if (last && last->matches(req)) return last;
+  auto translated = wire.tools(req);
+  if (!translated) return fail(translated.error());
+  auto made = std::make_shared<cached_tools>();
+  made->request.tools = req.tools;
+  made->request.allowed_tools = req.allowed_tools;
+  made->request.deferred_tools = req.deferred_tools;
+  made->request.native_tool_search = req.native_tool_search;
+  made->request.strict = req.strict;
+  made->wire = std::move(*translated);
+  made->wire.text = dump_json(made->wire.tools);
+  std::shared_ptr<const cached_tools> kept = std::move(made);
+  {
+    std::lock_guard lock(mutex_);
+    last_ = kept;
+  }
+  return kept;
+}
 
 }  // namespace tooluse::llm::detail
 
@@ -123,7 +166,7 @@ namespace tooluse::llm {
 
 http_adapter::http_adapter(provider_options options, const detail::provider_wire& wire,
                            const char* class_name)
-    : options_(std::move(options)), wire_(&wire) {
+    : options_(std::move(options)), wire_(&wire), tools_(std::make_shared<detail::tools_cache>()) {
   if (options_.base_url.empty())
     throw std::invalid_argument(std::string(class_name) + ": base_url is empty");
   if (options_.model.empty())
@@ -141,9 +184,9 @@ result<json> http_adapter::encode_request(const chat_request& req) const {
 result<chat_response> http_adapter::complete(const chat_request& req,
                                              const stream_callbacks& callbacks,
                                              std::stop_token stop) {
-  auto out = detail::encode(options_, *wire_, req);
+  auto out = detail::encode(options_, *wire_, *tools_, req);
   if (!out) return fail(out.error());
-  detail::model_call call(options_, *wire_, req, callbacks, std::move(out->tools));
+  detail::model_call call(options_, *wire_, req.stream, callbacks, std::move(out->tools));
   auto res = detail::send_with_retry(options_, wire_->who, std::move(out->request), call.hooks(),
                                      std::move(stop));
   return call.finish(std::move(res));
@@ -151,18 +194,18 @@ result<chat_response> http_adapter::complete(const chat_request& req,
 
 void http_adapter::complete_async(const chat_request& req, const stream_callbacks& callbacks,
                                   std::stop_token stop, chat_completion done) {
-  auto out = detail::encode(options_, *wire_, req);
+  auto out = detail::encode(options_, *wire_, *tools_, req);
   if (!out) return done(fail(out.error()));
-  // The request and callbacks are the caller's only until this returns: keep copies.
+  // The callbacks are the caller's only until this returns: keep a copy. Of the request, the
+  // exchange needs only what out->tools holds.
   struct owned {
-    owned(const provider_options& o, const detail::provider_wire& w, const chat_request& r,
-          const stream_callbacks& cb, detail::wire_tools t)
-        : req(r), callbacks(cb), call(o, w, req, callbacks, std::move(t)) {}
-    chat_request req;
+    owned(const provider_options& o, const detail::provider_wire& w, bool stream,
+          const stream_callbacks& cb, std::shared_ptr<const detail::cached_tools> t)
+        : callbacks(cb), call(o, w, stream, callbacks, std::move(t)) {}
     stream_callbacks callbacks;
     detail::model_call call;
   };
-  auto o = std::make_shared<owned>(options_, *wire_, req, callbacks, std::move(out->tools));
+  auto o = std::make_shared<owned>(options_, *wire_, req.stream, callbacks, std::move(out->tools));
   detail::send_with_retry_async(options_, wire_->who, std::move(out->request), o->call.hooks(),
                                 std::move(stop),
                                 [o, done = std::move(done)](result<http::response> res) {

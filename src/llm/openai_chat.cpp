@@ -99,7 +99,7 @@ json encode_body(const provider_options& options, const chat_request& req,
   json body = {{"model", options.model},
                {"messages", detail::openai_messages(req.messages, tools.names)}};
   if (!req.tools.empty()) {
-    body["tools"] = tools.tools;
+    detail::place_tools(body, tools);
     if (!req.allowed_tools.empty() && req.choice.what != tool_choice::mode::none &&
         req.choice.what != tool_choice::mode::named) {
       json allowed = json::array();

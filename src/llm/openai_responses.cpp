@@ -93,7 +93,7 @@ json encode_body(const provider_options& options, const chat_request& req,
   std::string system = detail::system_text(req.messages);
   if (!system.empty()) body["instructions"] = system;
   if (!req.tools.empty()) {
-    body["tools"] = tools.tools;
+    detail::place_tools(body, tools);
     if (req.choice.what != tool_choice::mode::automatic || !req.allowed_tools.empty())
       body["tool_choice"] =
           detail::responses_tool_choice(req.choice, req.allowed_tools, tools.names);

@@ -168,6 +168,26 @@ result<wire_tools> export_wire_tools(const std::vector<tool>& tools, schema::exp
   return out;
 }
 
+void place_tools(json& body, const wire_tools& tools) {
+  body["tools"] = tools.text.empty() ? tools.tools : json(nullptr);
+}
+
+std::string dump_body(const json& body, const wire_tools& tools) {
+  if (tools.text.empty() || !body.is_object()) return dump_json(body);
+  std::string out = "{";
+  for (auto it = body.begin(); it != body.end(); ++it) {
+    if (out.size() > 1) out += ',';
+    out += dump_json(json(it.key()));
+    out += ':';
+    if (it.key() == "tools" && it.value().is_null())
+      out += tools.text;
+    else
+      out += dump_json(it.value());
+  }
+  out += '}';
+  return out;
+}
+
 std::vector<tool> allowed_subset(const std::vector<tool>& tools,
                                  const std::vector<std::string>& allowed) {
   if (allowed.empty()) return tools;

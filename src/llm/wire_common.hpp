@@ -61,7 +61,17 @@ std::chrono::milliseconds retry_delay(const retry_policy& policy, int attempt,
 struct wire_tools {
   json tools = json::array();
   schema::name_map names;
+  /// text, when not empty, is `tools` serialised once (tools_cache): a body built with it holds
+  /// null at "tools" (place_tools) and dump_body writes the text there.
+  std::string text;
 };
+
+/// place_tools sets body["tools"]: the array, or null when `tools.text` will be written there.
+void place_tools(json& body, const wire_tools& tools);
+
+/// dump_body serialises `body` as dump_json does, writing `tools.text` at its top-level "tools"
+/// when place_tools left null there. The bytes are those of the body with the array in place.
+std::string dump_body(const json& body, const wire_tools& tools);
 
 /// export_wire_tools translates tool definitions for `target` (openai, openai_strict,
 /// responses, anthropic or gemini), mapping names the provider would reject. `strict` applies

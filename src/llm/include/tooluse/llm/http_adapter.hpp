@@ -4,12 +4,15 @@
 /// openai_responses, anthropic_messages, gemini): one exchange with the model, blocking and
 /// asynchronous, of which each adapter supplies only its wire (request, headers, decoders).
 
+#include <memory>
+
 #include "tooluse/llm/provider.hpp"
 
 namespace tooluse::llm {
 
 namespace detail {
 struct provider_wire;
+class tools_cache;
 }
 
 /// http_adapter sends a chat_request over HTTP with retries and decodes the answer, a whole
@@ -41,6 +44,7 @@ class http_adapter : public provider {
 
  private:
   const detail::provider_wire* wire_;
+  std::shared_ptr<detail::tools_cache> tools_;  ///< the last request's tools, translated
 };
 
 }  // namespace tooluse::llm
