@@ -1,5 +1,7 @@
 #include "tooluse/text.hpp"
 
+#include <cstdio>
+
 namespace tooluse {
 
 int hex_value(char c) noexcept {
@@ -13,6 +15,31 @@ std::string ascii_lower(std::string_view s) {
   std::string out(s);
   for (char& c : out)
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return out;
+}
+
+std::string python_quoted(std::string_view s, char quote) {
+  std::string out(1, quote);
+  for (char c : s) {
+    auto byte = static_cast<unsigned char>(c);
+    if (c == quote || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (byte < 0x20 || byte == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", static_cast<unsigned>(byte));
+      out += buf;
+    } else {
+      out += c;
+    }
+  }
+  out += quote;
   return out;
 }
 

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <limits>
 
+#include "tooluse/text.hpp"
+
 namespace tooluse::eval {
 
 template <class T>
@@ -182,28 +184,7 @@ std::string py_float_repr(double f) {
 std::string py_str_repr(std::string_view s) {
   bool has_single = s.find('\'') != std::string_view::npos;
   bool has_double = s.find('"') != std::string_view::npos;
-  char quote = has_single && !has_double ? '"' : '\'';
-  std::string out(1, quote);
-  for (unsigned char c : s) {
-    if (c == static_cast<unsigned char>(quote) || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\r') {
-      out += "\\r";
-    } else if (c == '\t') {
-      out += "\\t";
-    } else if (c < 0x20 || c == 0x7f) {
-      char b[8];
-      std::snprintf(b, sizeof b, "\\x%02x", c);
-      out += b;
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  out += quote;
-  return out;
+  return python_quoted(s, has_single && !has_double ? '"' : '\'');
 }
 
 namespace {

@@ -1,32 +1,11 @@
 // Writing calls and results the way each model family writes them.
-#include <cstdio>
-
 #include "textcall/render.hpp"
+#include "tooluse/text.hpp"
 
 namespace tooluse::textcall {
 namespace detail {
 
-std::string python_string(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    switch (c) {
-      case '\\': out += "\\\\"; break;
-      case '"': out += "\\\""; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\x%02x", static_cast<unsigned>(c));
-          out += buf;
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
-}
+std::string python_string(std::string_view s) { return python_quoted(s, '"'); }
 
 std::string python_literal(const json& v) {
   switch (v.type()) {

@@ -1,4 +1,5 @@
-// tooluse/text.hpp: hexadecimal digits and UTF-8 encoding at each length's boundaries.
+// tooluse/text.hpp: hexadecimal digits, UTF-8 encoding at each length's boundaries, Python string
+// literals.
 #include "tooluse/text.hpp"
 
 #include <gtest/gtest.h>
@@ -32,4 +33,13 @@ TEST(text, append_utf8_writes_one_to_four_bytes) {
   tooluse::append_utf8(out, 0x10000);
   tooluse::append_utf8(out, 0x10FFFF);
   EXPECT_EQ(out, "A\x7F\xC2\x80\xDF\xBF\xE0\xA0\x80\xEF\xBF\xBF\xF0\x90\x80\x80\xF4\x8F\xBF\xBF");
+}
+
+TEST(text, python_quoted_escapes_as_python_repr_does) {
+  // Only the chosen quote is escaped; control bytes and DEL become \xNN; UTF-8 stays as it is.
+  EXPECT_EQ(tooluse::python_quoted("it's \"x\"\\", '"'), R"("it's \"x\"\\")");
+  EXPECT_EQ(tooluse::python_quoted("it's \"x\"", '\''), R"('it\'s "x"')");
+  EXPECT_EQ(tooluse::python_quoted("a\nb\rc\td\x01" "e\x7f\xC3\xA9", '"'),
+            "\"a\\nb\\rc\\td\\x01e\\x7f\xC3\xA9\"");
+  EXPECT_EQ(tooluse::python_quoted("", '\''), "''");
 }

@@ -1,6 +1,7 @@
 #pragma once
 /// \file text.hpp
-/// Small text helpers the parsers of several modules share: hexadecimal digits, UTF-8, ASCII case.
+/// Small text helpers the parsers of several modules share: hexadecimal digits, UTF-8, ASCII case,
+/// Python string literals.
 
 #include <string>
 #include <string_view>
@@ -17,5 +18,10 @@ void append_utf8(std::string& out, char32_t cp);
 /// case folding of protocol words (header names, JSON Schema type names, host names), never of
 /// a person's text, and independent of the C locale.
 std::string ascii_lower(std::string_view s);
+
+/// python_quoted writes `s` as a Python string literal between `quote`s (' or "), escaped as
+/// Python's repr() escapes: the quote, the backslash, \n \r \t, and other control bytes and DEL
+/// as \xNN. Other bytes, UTF-8 included, are kept: the literal is read back as the same text.
+std::string python_quoted(std::string_view s, char quote);
 
 }  // namespace tooluse

@@ -32,31 +32,29 @@ struct field_constraint {
   target where = target::value;
 };
 
-/// minimum sets "minimum" (inclusive lower bound) on a number or integer field.
-template <class N>
-field_constraint minimum(N n) {
-  return {"minimum", json(n), field_constraint::target::value};
-}
-/// maximum sets "maximum" (inclusive upper bound).
-template <class N>
-field_constraint maximum(N n) {
-  return {"maximum", json(n), field_constraint::target::value};
-}
-/// exclusive_minimum sets "exclusiveMinimum": the value must be greater than n.
-template <class N>
-field_constraint exclusive_minimum(N n) {
-  return {"exclusiveMinimum", json(n), field_constraint::target::value};
-}
-/// exclusive_maximum sets "exclusiveMaximum": the value must be less than n.
-template <class N>
-field_constraint exclusive_maximum(N n) {
-  return {"exclusiveMaximum", json(n), field_constraint::target::value};
-}
-/// multiple_of sets "multipleOf".
-template <class N>
-field_constraint multiple_of(N n) {
-  return {"multipleOf", json(n), field_constraint::target::value};
-}
+namespace detail {
+/// number_keyword makes the constraints that set one numeric keyword to the caller's number,
+/// kept in its own type (an integer bound stays an integer in the schema). One object per
+/// keyword below, as they differ in nothing else.
+struct number_keyword {
+  const char* keyword;
+  template <class N>
+  field_constraint operator()(N n) const {
+    return {keyword, json(n), field_constraint::target::value};
+  }
+};
+}  // namespace detail
+
+/// minimum(n) sets "minimum" (inclusive lower bound) on a number or integer field.
+inline constexpr detail::number_keyword minimum{"minimum"};
+/// maximum(n) sets "maximum" (inclusive upper bound).
+inline constexpr detail::number_keyword maximum{"maximum"};
+/// exclusive_minimum(n) sets "exclusiveMinimum": the value must be greater than n.
+inline constexpr detail::number_keyword exclusive_minimum{"exclusiveMinimum"};
+/// exclusive_maximum(n) sets "exclusiveMaximum": the value must be less than n.
+inline constexpr detail::number_keyword exclusive_maximum{"exclusiveMaximum"};
+/// multiple_of(n) sets "multipleOf".
+inline constexpr detail::number_keyword multiple_of{"multipleOf"};
 
 /// min_length sets "minLength" (in Unicode code points) on a string field.
 inline field_constraint min_length(std::size_t n) {
