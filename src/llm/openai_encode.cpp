@@ -71,13 +71,21 @@ finish_reason openai_finish(const std::string& raw) {
   return finish_reason::other;
 }
 
-usage openai_usage(const openai_wire::usage& u) {
+usage token_usage(const std::optional<std::int64_t>& input,
+                  const std::optional<std::int64_t>& output,
+                  const std::optional<openai_wire::tokens_details>& input_details,
+                  const std::optional<openai_wire::tokens_details>& output_details) {
   usage out;
-  out.input_tokens = u.prompt_tokens.value_or(0);
-  out.output_tokens = u.completion_tokens.value_or(0);
-  if (u.prompt_tokens_details)
-    out.cache_read_tokens = u.prompt_tokens_details->cached_tokens.value_or(0);
+  out.input_tokens = input.value_or(0);
+  out.output_tokens = output.value_or(0);
+  if (input_details) out.cache_read_tokens = input_details->cached_tokens.value_or(0);
+  if (output_details) out.reasoning_tokens = output_details->reasoning_tokens.value_or(0);
   return out;
+}
+
+usage openai_usage(const openai_wire::usage& u) {
+  return token_usage(u.prompt_tokens, u.completion_tokens, u.prompt_tokens_details,
+                     u.completion_tokens_details);
 }
 
 tool_call decode_call(std::string id, const std::string& wire_name, std::string arguments,

@@ -48,17 +48,23 @@ struct choice {
 };
 TOOLUSE_WIRE(choice, (index), (message), (delta), (finish_reason))
 
-struct prompt_tokens_details {
+/// tokens_details: the breakdown of a count, here prompt_tokens_details (cached_tokens) and
+/// completion_tokens_details (reasoning_tokens, from reasoning models); the Responses API sends
+/// the same objects as input_tokens_details and output_tokens_details.
+struct tokens_details {
   std::optional<std::int64_t> cached_tokens;
+  std::optional<std::int64_t> reasoning_tokens;
 };
-TOOLUSE_WIRE(prompt_tokens_details, (cached_tokens))
+TOOLUSE_WIRE(tokens_details, (cached_tokens), (reasoning_tokens))
 
 struct usage {
   std::optional<std::int64_t> prompt_tokens;
   std::optional<std::int64_t> completion_tokens;
-  std::optional<openai_wire::prompt_tokens_details> prompt_tokens_details;
+  std::optional<tokens_details> prompt_tokens_details;
+  std::optional<tokens_details> completion_tokens_details;
 };
-TOOLUSE_WIRE(usage, (prompt_tokens), (completion_tokens), (prompt_tokens_details))
+TOOLUSE_WIRE(usage, (prompt_tokens), (completion_tokens), (prompt_tokens_details),
+             (completion_tokens_details))
 
 /// completion: the JSON answer, and each stream chunk (same outline, delta for message).
 struct completion {
@@ -76,6 +82,12 @@ TOOLUSE_WIRE(completion, (id), (model), (choices), (usage), (error))
 json openai_messages(const std::vector<message>& messages, const schema::name_map& names);
 json openai_tool_choice(const tool_choice& choice, const schema::name_map& names);
 finish_reason openai_finish(const std::string& raw);
+/// token_usage is the usage of either OpenAI API from its input and output counts and their
+/// details (cached input tokens, reasoning output tokens).
+usage token_usage(const std::optional<std::int64_t>& input,
+                  const std::optional<std::int64_t>& output,
+                  const std::optional<openai_wire::tokens_details>& input_details,
+                  const std::optional<openai_wire::tokens_details>& output_details);
 usage openai_usage(const openai_wire::usage& u);
 /// decode_call maps the wire name back and, in strict mode, drops the nulls strict added.
 tool_call decode_call(std::string id, const std::string& wire_name, std::string arguments,

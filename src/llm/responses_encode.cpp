@@ -92,15 +92,8 @@ json responses_tool_choice(const tool_choice& choice, const std::vector<std::str
 }
 
 usage responses_usage(const responses_wire::usage& u) {
-  usage out;
-  out.input_tokens = u.input_tokens.value_or(0);
-  out.output_tokens = u.output_tokens.value_or(0);
-  if (u.input_tokens_details)
-    out.cache_read_tokens = u.input_tokens_details->cached_tokens.value_or(0);
-  if (u.output_tokens_details)
-    out.reasoning_tokens = u.output_tokens_details->reasoning_tokens.value_or(0);
-  out.requests = 1;
-  return out;
+  return token_usage(u.input_tokens, u.output_tokens, u.input_tokens_details,
+                     u.output_tokens_details);
 }
 
 result<chat_response> responses_decode(const json& body, const chat_request& req,

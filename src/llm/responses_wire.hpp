@@ -1,6 +1,7 @@
 #pragma once
 // OpenAI Responses wire mapping, shared by the adapter's files.
 
+#include "openai_wire.hpp"
 #include "tooluse/llm/provider.hpp"
 #include "wire_common.hpp"
 
@@ -29,17 +30,12 @@ struct output_item {
 };
 TOOLUSE_WIRE(output_item, (type), (content), (call_id), (name), (arguments), (summary))
 
-struct tokens_details {
-  std::optional<std::int64_t> cached_tokens;
-  std::optional<std::int64_t> reasoning_tokens;
-};
-TOOLUSE_WIRE(tokens_details, (cached_tokens), (reasoning_tokens))
-
+/// usage: the counts' details have Chat Completions' shape (openai_wire::tokens_details).
 struct usage {
   std::optional<std::int64_t> input_tokens;
   std::optional<std::int64_t> output_tokens;
-  std::optional<tokens_details> input_tokens_details;
-  std::optional<tokens_details> output_tokens_details;
+  std::optional<openai_wire::tokens_details> input_tokens_details;
+  std::optional<openai_wire::tokens_details> output_tokens_details;
 };
 TOOLUSE_WIRE(usage, (input_tokens), (output_tokens), (input_tokens_details),
              (output_tokens_details))

@@ -3,6 +3,7 @@
 // compile_keywords.cpp (turning one subschema's keywords into a node).
 
 #include <set>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -67,8 +68,20 @@ struct compiler {
   void apply_metaschema(resource& res, const json& s);
 };
 
-/// metaschema_2020_12 is the draft 2020-12 metaschema document tooluse ships, served for
-/// https://json-schema.org/draft/2020-12/schema and its vocabulary metaschemas.
+/// builtin_metaschema is the draft 2020-12 metaschema document tooluse ships for `uri`
+/// (https://json-schema.org/draft/2020-12/schema and its vocabulary metaschemas, meta/<name>),
+/// or null for any other URI.
 const json* builtin_metaschema(std::string_view uri);
+
+/// metaschema_text is one built-in metaschema: its path below
+/// https://json-schema.org/draft/2020-12/ and its JSON text.
+struct metaschema_text {
+  std::string_view path;
+  std::string_view text;
+};
+
+/// builtin_metaschema_texts lists the files of src/schema/metaschema/, embedded at build time
+/// (generated from metaschema_data.cpp.in).
+std::span<const metaschema_text> builtin_metaschema_texts() noexcept;
 
 }  // namespace tooluse::schema::detail

@@ -191,6 +191,27 @@ TEST_F(openai_chat_test, decodes_calls_maps_names_back_and_strips_strict_nulls) 
   EXPECT_EQ(r->usage.cache_read_tokens, 20);
 }
 
+TEST_F(openai_chat_test, reads_reasoning_tokens_from_the_answer_and_the_stream_usage) {
+  const json use = json::parse(R"({"prompt_tokens":30,"completion_tokens":70,
+      "prompt_tokens_details":{"cached_tokens":20,"audio_tokens":0},
+      "completion_tokens_details":{"reasoning_tokens":64,"audio_tokens":0,
+                                   "accepted_prediction_tokens":0,"rejected_prediction_tokens":0}})");
+  net.push(json_answer(
+      {{"choices", json::parse(R"([{"message":{"content":"ok"},"finish_reason":"stop"}])")},
+       {"usage", use}}));
+  net.push(sse_answer({sse_data(chunk({{"content", "ok"}}, "stop")),
+                       sse_data({{"choices", json::array()}, {"usage", use}}), "data: [DONE]\n\n"}));
+  for (bool stream : {false, true}) {
+    auto r = model.complete({.messages = {message::user("x")}, .stream = stream});
+    ASSERT_TRUE(r) << r.error().message;
+    EXPECT_EQ(r->usage.input_tokens, 30);
+    EXPECT_EQ(r->usage.output_tokens, 70);
+    EXPECT_EQ(r->usage.cache_read_tokens, 20);
+    EXPECT_EQ(r->usage.reasoning_tokens, 64) << "stream " << stream;
+    EXPECT_EQ(r->usage.requests, 1);
+  }
+}
+
 TEST_F(openai_chat_test, maps_every_finish_reason) {
   struct row {
     const char* raw;

@@ -7,6 +7,7 @@
 #include <thread>
 #include <vector>
 
+#include "schema/compiler.hpp"
 #include "tooluse/schema/validator.hpp"
 
 namespace {
@@ -98,6 +99,29 @@ TEST(validator_compile, metaschema_is_built_in) {
   ASSERT_TRUE(v.has_value()) << v.error().message;
   EXPECT_TRUE(v->is_valid(json::parse(R"({"type": "object", "properties": {"a": {"minLength": 1}}})")));
   EXPECT_FALSE(v->is_valid(json::parse(R"({"properties": {"a": {"minLength": -1}}})")));
+}
+
+// The metaschemas are files embedded at build time (src/schema/metaschema/<path>.json): each is
+// served at the URI its path names, says so in its $id, and is itself a valid schema.
+TEST(validator_compile, each_embedded_metaschema_is_served_at_its_id) {
+  namespace detail = tooluse::schema::detail;
+  const std::string base = "https://json-schema.org/draft/2020-12/";
+  auto meta = validator::compile(json{{"$ref", base + "schema"}});
+  ASSERT_TRUE(meta.has_value()) << meta.error().message;
+  std::vector<std::string> paths;
+  for (const detail::metaschema_text& m : detail::builtin_metaschema_texts()) {
+    paths.emplace_back(m.path);
+    const json* doc = detail::builtin_metaschema(base + std::string(m.path));
+    ASSERT_NE(doc, nullptr) << m.path;
+    EXPECT_EQ(doc->value("$id", ""), base + std::string(m.path));
+    EXPECT_TRUE(meta->is_valid(*doc)) << m.path;
+  }
+  EXPECT_EQ(paths, (std::vector<std::string>{
+                       "meta/applicator", "meta/content", "meta/core", "meta/format-annotation",
+                       "meta/format-assertion", "meta/meta-data", "meta/unevaluated",
+                       "meta/validation", "schema"}));
+  EXPECT_EQ(detail::builtin_metaschema(base + "meta/other"), nullptr);
+  EXPECT_EQ(detail::builtin_metaschema("https://json-schema.org/draft/2019-09/schema"), nullptr);
 }
 
 TEST(validator_compile, recursive_schema_and_runaway_recursion) {
