@@ -47,25 +47,17 @@ json tool_result_json(const message& m) {
 }  // namespace
 
 json anthropic_messages_json(const std::vector<message>& messages, const schema::name_map& names) {
-  json out = json::array();
-  for (const auto& m : messages) {
-    switch (m.role) {
-      case role::system:
-        break;  // top-level "system"
-      case role::user:
-        out.push_back({{"role", "user"}, {"content", content_json(m)}});
-        break;
-      case role::assistant:
-        out.push_back(assistant_json(m, names));
-        break;
-      case role::tool:
-        add_tool_result(out, "content", tool_result_json(m), [](const json& block) {
-          return block.is_object() && block.contains("type") && block["type"] == "tool_result";
-        });
-        break;
-    }
-  }
-  return out;
+  role_encoders by_role;  // no system: it is the request's top-level "system"
+  by_role.user = [](json& out, const message& m) {
+    out.push_back({{"role", "user"}, {"content", content_json(m)}});
+  };
+  by_role.assistant = [&](json& out, const message& m) { out.push_back(assistant_json(m, names)); };
+  by_role.tool = [](json& out, const message& m) {
+    add_tool_result(out, "content", tool_result_json(m), [](const json& block) {
+      return block.is_object() && block.contains("type") && block["type"] == "tool_result";
+    });
+  };
+  return encode_conversation(messages, by_role);
 }
 
 json anthropic_tool_choice(const tool_choice& choice, std::optional<bool> parallel,

@@ -56,33 +56,24 @@ finish_reason gemini_finish(const std::string& raw, bool has_calls) {
 }  // namespace
 
 json gemini_contents(const std::vector<message>& messages, const schema::name_map& names) {
-  json out = json::array();
   std::set<std::string> given_ids;  // ids the API gave in the last model turn
-  for (const auto& m : messages) {
-    switch (m.role) {
-      case role::system:
-        break;
-      case role::user:
-        out.push_back({{"role", "user"}, {"parts", user_parts(m)}});
-        break;
-      case role::assistant: {
-        json parts = model_parts(m, names);
-        given_ids.clear();
-        for (const auto& p : parts)
-          if (p.contains("functionCall") && p["functionCall"].contains("id"))
-            given_ids.insert(p["functionCall"].value("id", ""));
-        out.push_back({{"role", "model"}, {"parts", std::move(parts)}});
-        break;
-      }
-      case role::tool: {
-        add_tool_result(out, "parts",
-                        function_response(m, names, given_ids.count(m.tool_call_id) > 0),
-                        [](const json& part) { return part.contains("functionResponse"); });
-        break;
-      }
-    }
-  }
-  return out;
+  role_encoders by_role;            // no system: it is the request's "systemInstruction"
+  by_role.user = [](json& out, const message& m) {
+    out.push_back({{"role", "user"}, {"parts", user_parts(m)}});
+  };
+  by_role.assistant = [&](json& out, const message& m) {
+    json parts = model_parts(m, names);
+    given_ids.clear();
+    for (const auto& p : parts)
+      if (p.contains("functionCall") && p["functionCall"].contains("id"))
+        given_ids.insert(p["functionCall"].value("id", ""));
+    out.push_back({{"role", "model"}, {"parts", std::move(parts)}});
+  };
+  by_role.tool = [&](json& out, const message& m) {
+    add_tool_result(out, "parts", function_response(m, names, given_ids.count(m.tool_call_id) > 0),
+                    [](const json& part) { return part.contains("functionResponse"); });
+  };
+  return encode_conversation(messages, by_role);
 }
 
 json gemini_tool_config(const tool_choice& choice, const std::vector<std::string>& allowed,

@@ -37,18 +37,18 @@ json assistant_message(const message& m, const schema::name_map& names) {
 }  // namespace
 
 json openai_messages(const std::vector<message>& messages, const schema::name_map& names) {
-  json out = json::array();
-  for (const auto& m : messages) {
-    switch (m.role) {
-      case role::system: out.push_back({{"role", "system"}, {"content", m.text()}}); break;
-      case role::user:
-        out.push_back({{"role", "user"}, {"content", user_content(m, "text", chat_image_part)}});
-        break;
-      case role::assistant: out.push_back(assistant_message(m, names)); break;
-      case role::tool: out.push_back(tool_message(m)); break;
-    }
-  }
-  return out;
+  role_encoders by_role;
+  by_role.system = [](json& out, const message& m) {
+    out.push_back({{"role", "system"}, {"content", m.text()}});
+  };
+  by_role.user = [](json& out, const message& m) {
+    out.push_back({{"role", "user"}, {"content", user_content(m, "text", chat_image_part)}});
+  };
+  by_role.assistant = [&](json& out, const message& m) {
+    out.push_back(assistant_message(m, names));
+  };
+  by_role.tool = [](json& out, const message& m) { out.push_back(tool_message(m)); };
+  return encode_conversation(messages, by_role);
 }
 
 json openai_tool_choice(const tool_choice& choice, const schema::name_map& names) {

@@ -48,23 +48,14 @@ finish_reason responses_finish(const responses_wire::response& body, bool has_ca
 }  // namespace
 
 json responses_input(const std::vector<message>& messages, const schema::name_map& names) {
-  json out = json::array();
-  for (const auto& m : messages) {
-    switch (m.role) {
-      case role::system:
-        break;  // instructions
-      case role::user:
-        out.push_back({{"role", "user"}, {"content", user_content(m, "input_text", input_image_part)}});
-        break;
-      case role::assistant:
-        assistant_items(m, names, out);
-        break;
-      case role::tool:
-        out.push_back(tool_output(m));
-        break;
-    }
-  }
-  return out;
+  role_encoders by_role;  // no system: it is the request's "instructions"
+  by_role.user = [](json& out, const message& m) {
+    out.push_back(
+        {{"role", "user"}, {"content", user_content(m, "input_text", input_image_part)}});
+  };
+  by_role.assistant = [&](json& out, const message& m) { assistant_items(m, names, out); };
+  by_role.tool = [](json& out, const message& m) { out.push_back(tool_output(m)); };
+  return encode_conversation(messages, by_role);
 }
 
 json responses_tool_choice(const tool_choice& choice, const std::vector<std::string>& allowed,

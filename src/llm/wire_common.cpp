@@ -168,6 +168,18 @@ result<wire_tools> export_wire_tools(const std::vector<tool>& tools, schema::exp
   return out;
 }
 
+json encode_conversation(const std::vector<message>& messages, const role_encoders& by_role) {
+  json out = json::array();
+  for (const auto& m : messages) {
+    const auto& encode = m.role == role::system      ? by_role.system
+                         : m.role == role::user      ? by_role.user
+                         : m.role == role::assistant ? by_role.assistant
+                                                     : by_role.tool;
+    if (encode) encode(out, m);
+  }
+  return out;
+}
+
 void place_tools(json& body, const wire_tools& tools) {
   body["tools"] = tools.text.empty() ? tools.tools : json(nullptr);
 }

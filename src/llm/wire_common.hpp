@@ -103,6 +103,16 @@ std::string error_marked(std::string text, bool is_error);
 /// URL for inline data).
 json user_content(const message& m, const char* text_type, json (*image)(const std::string& url));
 
+/// role_encoders are how a provider writes each kind of message into its conversation array;
+/// an empty one leaves that kind out (a system prompt the provider takes elsewhere).
+struct role_encoders {
+  using encoder = std::function<void(json& out, const message& m)>;
+  encoder system, user, assistant, tool;
+};
+
+/// encode_conversation writes `messages` in order into a JSON array, each by its role's encoder.
+json encode_conversation(const std::vector<message>& messages, const role_encoders& by_role);
+
 /// add_tool_result puts `result` in the user message that holds the tool results of the current
 /// turn, for the APIs that take all results of a turn in one user message holding only them
 /// (Anthropic's "content" blocks, Gemini's "parts"): the last message of `out` when its first
