@@ -1,6 +1,6 @@
 #pragma once
 // agent::call_batch: one model reply's tool calls between their three phases (prepare, run,
-// conclude; run_calls.cpp), so an asynchronous run can run the middle one elsewhere.
+// conclude; agent_calls.cpp), so an asynchronous run can run the middle one elsewhere.
 #include <memory>
 #include <vector>
 

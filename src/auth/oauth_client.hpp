@@ -1,6 +1,6 @@
 #pragma once
-// The OAuth client behind make_oauth_authorizer: discovery (discovery.cpp), grants
-// (grants.cpp) and the transport-facing authorizer (authorizer.cpp).
+// The OAuth client behind make_oauth_authorizer: discovery (oauth_client_discovery.cpp), grants
+// (oauth_client_grants.cpp) and the transport-facing authorizer (oauth_client.cpp).
 
 #include <map>
 #include <mutex>
@@ -40,11 +40,11 @@ class oauth_client final : public oauth_authorizer {
   json state() const override;
 
  private:
-  // discovery.cpp
+  // oauth_client_discovery.cpp
   status discover_resource(const std::string& resource_metadata_url);
   status discover_authorization_server(const std::string& issuer);
   std::vector<std::string> select_scopes(const std::string& challenged);
-  // grants.cpp
+  // oauth_client_grants.cpp
   status run_grant(const std::vector<std::string>& scopes);
   status authorization_code(const std::string& scope);
   status client_credentials_grant(const std::string& scope);
@@ -57,7 +57,7 @@ class oauth_client final : public oauth_authorizer {
   result<wire::token_response> token_request(form f, const registration& reg);
   status accept_tokens(const wire::token_response& body, bool keep_refresh);
   bool dpop_offered() const;
-  // authorizer.cpp
+  // oauth_client.cpp
   void load_state();
   void save_state();
   void log(const std::string& line) const {

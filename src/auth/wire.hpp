@@ -58,9 +58,9 @@ struct protected_resource_metadata {
 };
 TOOLUSE_WIRE(protected_resource_metadata, (resource), (authorization_servers), (scopes_supported))
 
-/// token_response (RFC 6749 §5.1; RFC 8693 §2.2.1 for the token exchange). expires_in is
-/// json: an integer is read, a string of digits (some servers send "3600") is taken as no
-/// lifetime, as before the codec; anything else is malformed (expires_in_of in grants.cpp).
+/// token_response (RFC 6749 §5.1; RFC 8693 §2.2.1 for the token exchange). expires_in is json: an
+/// integer is read, a string of digits (some servers send "3600") is taken as no lifetime, as
+/// before the codec; anything else is malformed (expires_in_of in oauth_client_grants.cpp).
 struct token_response {
   std::string access_token;
   std::optional<std::string> token_type;

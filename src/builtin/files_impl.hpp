@@ -24,7 +24,7 @@ struct files_state {
 result<std::string> read_text_file(const files_state& s, const std::filesystem::path& resolved);
 
 /// file_tool is the definition of the tool `name` over the project's files (the file tools and
-/// project_structure; its text from the table in tool_texts.cpp): filed under "files" and
+/// project_structure; its text from the table in tool_util_texts.cpp): filed under "files" and
 /// its tag, with `timeout`; one that may overwrite or delete (hints::writes, hints::changes)
 /// needs the user's approval before each call. Throws std::logic_error for a name not in the
 /// table.

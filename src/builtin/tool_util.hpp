@@ -31,7 +31,7 @@ inline constexpr tool_annotations changes = make(true, false, false);  ///< edit
 }  // namespace hints
 
 /// tool_text is what a model reads of a built-in tool (its name, title and description), with
-/// its MCP hints and the tag it is filed under: one row of the table in tool_texts.cpp.
+/// its MCP hints and the tag it is filed under: one row of the table in tool_util_texts.cpp.
 struct tool_text {
   std::string_view name;
   std::string_view title;

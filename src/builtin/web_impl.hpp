@@ -79,7 +79,7 @@ html_document html_to_text(std::string_view html, std::size_t max_depth = 512);
 std::string strip_tags(std::string_view html);
 
 /// web_tool is the definition of the network tool `name` (its text from the table in
-/// tool_texts.cpp): filed under "web", its tag and "network", with `timeout`, at most
+/// tool_util_texts.cpp): filed under "web", its tag and "network", with `timeout`, at most
 /// `calls_per_minute` calls a minute. Throws std::logic_error for a name not in the table.
 tool web_tool(std::string_view name, std::chrono::milliseconds timeout, int calls_per_minute = 60);
 

@@ -8,7 +8,7 @@
 #include "eval/decode_error.hpp"
 #include "eval/java.hpp"
 #include "eval/js.hpp"
-#include "eval/python_ast.hpp"
+#include "eval/python.hpp"
 
 namespace tooluse::eval::detail {
 namespace {

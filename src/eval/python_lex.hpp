@@ -1,5 +1,5 @@
 #pragma once
-// The tokenizer of Python expressions (python_ast.hpp): names, numbers, strings with their
+// The tokenizer of Python expressions (python.hpp): names, numbers, strings with their
 // prefixes, operators, NEWLINE and the end, with CPython's rules for what is refused (leading
 // zeros, an unexpected indent, an unterminated string, unbalanced brackets).
 

@@ -1,8 +1,8 @@
 // Recursive descent over CPython's expression grammar (the `eval` start rule), building the
-// nodes of python_ast.hpp. What CPython refuses is refused here with its kind of message.
+// nodes of python.hpp. What CPython refuses is refused here with its kind of message.
 #include <functional>
 
-#include "eval/python_ast.hpp"
+#include "eval/python.hpp"
 #include "eval/python_lex.hpp"
 
 namespace tooluse::eval::detail {

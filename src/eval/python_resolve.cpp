@@ -8,7 +8,7 @@
 #include <cmath>
 #include <limits>
 
-#include "eval/python_ast.hpp"
+#include "eval/python.hpp"
 
 namespace tooluse::eval::detail {
 namespace {

@@ -1,7 +1,7 @@
 // ast.unparse for the nodes python_parse.cpp builds: CPython's spacing, its quoting of
 // constants (repr) and its parentheses by precedence, so that a call BFCL keeps as text
 // (`math.sqrt(16)`, `df['a']`) reads as it does in BFCL's own results.
-#include "eval/python_ast.hpp"
+#include "eval/python.hpp"
 
 namespace tooluse::eval::detail {
 namespace {

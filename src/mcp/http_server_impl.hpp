@@ -1,6 +1,6 @@
 #pragma once
 // http_server::impl, shared by http_server.cpp (listener, I/O threads, connections, sessions,
-// the handler pool) and http_routes.cpp (POST, GET, DELETE).
+// the handler pool) and http_server_routes.cpp (POST, GET, DELETE).
 
 #include <atomic>
 #include <list>
@@ -44,7 +44,8 @@ struct http_server::impl : detail::conn_hooks, std::enable_shared_from_this<http
   std::list<std::weak_ptr<http_conn>> idle;  ///< waiting for a request header, oldest first
   std::unordered_map<std::string, std::shared_ptr<detail::http_session>> sessions;
   std::shared_ptr<session> stateless_root;  ///< the connection-less session stateless requests use
-  std::shared_ptr<void> store_listener;     ///< delivers the session store's messages (http_shared.cpp)
+  /// delivers the session store's messages (http_server_session_store.cpp)
+  std::shared_ptr<void> store_listener;
 
   impl(server& s, http_options o);
 
@@ -88,7 +89,8 @@ struct http_server::impl : detail::conn_hooks, std::enable_shared_from_this<http
                                                     const jsonrpc::request& r);
   void close_session(const std::shared_ptr<detail::http_session>& hs);
 
-  // Sessions in a session store (http_shared.cpp); used only when options.session_store is set.
+  // Sessions in a session store (http_server_session_store.cpp); used only when
+  // options.session_store is set.
   /// make_session makes a session's objects, not yet in `sessions`: its unsolicited messages go
   /// to its GET stream, or through the store when there is one.
   std::shared_ptr<detail::http_session> make_session(const std::string& id);

@@ -1,5 +1,5 @@
 #pragma once
-// The MCP method table's building blocks (dispatch.cpp): a method is bound once, with its
+// The MCP method table's building blocks (server_dispatch.cpp): a method is bound once, with its
 // typed params (decoded here, the -32602 error made here), its typed result (encoded here)
 // and its rules (which revisions have it, whether it may run on an I/O thread, its cache
 // hint, what it needs of the client or the server) as fields of the binding.

@@ -1,5 +1,6 @@
 #pragma once
-// server::impl, shared by server.cpp (registration, notifications) and dispatch.cpp (methods).
+// server::impl, shared by server.cpp (registration, notifications) and server_dispatch.cpp
+// (methods).
 
 #include <map>
 #include <memory>
@@ -162,17 +163,17 @@ struct server_access {
   }
 };
 
-/// seal_state and open_state protect requestState with HMAC-SHA256 (request_state.cpp).
+/// seal_state and open_state protect requestState with HMAC-SHA256 (server_request_state.cpp).
 std::string seal_state(const std::string& key, const json& state);
 std::optional<json> open_state(const std::string& key, std::string_view sealed);
 /// random_token returns `bytes` random bytes as lowercase hex.
 std::string random_token(std::size_t bytes);
 
 /// method_runs_inline tells whether the method table marks `method` as never blocking
-/// (dispatch.cpp); tools/call decides per tool (server::runs_inline).
+/// (server_dispatch.cpp); tools/call decides per tool (server::runs_inline).
 bool method_runs_inline(std::string_view method);
 
-/// dispatch answers one request (dispatch.cpp). Returns the response, or nullopt when the
+/// dispatch answers one request (server_dispatch.cpp). Returns the response, or nullopt when the
 /// request was cancelled and must not be answered.
 std::optional<jsonrpc::response> dispatch(server& srv, server::impl& d,
                                           const std::shared_ptr<session>& s,

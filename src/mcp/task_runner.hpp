@@ -36,7 +36,7 @@ class task_runner {
   method_outcome start(const std::shared_ptr<tool_entry>& tool, json args, request_context& ctx,
                        std::optional<long long> requested_ttl_ms);
 
-  /// The tasks/* methods, their params decoded by the method table (dispatch.cpp).
+  /// The tasks/* methods, their params decoded by the method table (server_dispatch.cpp).
   method_outcome get(request_context& ctx, const wire::task_id_params& p);
   method_outcome update(request_context& ctx, const wire::task_id_params& p);
   method_outcome cancel(request_context& ctx, const wire::task_id_params& p);

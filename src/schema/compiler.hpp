@@ -1,6 +1,6 @@
 #pragma once
 // The schema compiler's state, shared by compiler.cpp (documents, identifiers, references) and
-// compile_keywords.cpp (turning one subschema's keywords into a node).
+// compiler_keywords.cpp (turning one subschema's keywords into a node).
 
 #include <set>
 #include <span>
@@ -50,7 +50,7 @@ struct compiler {
   /// child returns the node of subschema `s` found at `location`.
   node* child(const json& s, const schema_info& parent, const std::string& location);
 
-  /// fill parses the keywords of n.source into n (compile_keywords.cpp).
+  /// fill parses the keywords of n.source into n (compiler_keywords.cpp).
   status fill(node& n);
 
   /// run compiles the root and everything reachable from it.

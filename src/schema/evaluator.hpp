@@ -52,7 +52,7 @@ struct evaluator {
 
   std::string render_path() const;
 
-  // Keyword groups (evaluator.cpp, evaluate_structures.cpp).
+  // Keyword groups (evaluator.cpp, evaluator_structures.cpp).
   bool eval_keywords(const node& n, const json& inst, annotations* a);
   bool eval_type_and_values(const node& n, const json& inst);
   bool eval_number(const node& n, const json& inst);

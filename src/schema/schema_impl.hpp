@@ -156,7 +156,7 @@ struct compiled_schema {
 /// Errors: errc::schema_error naming the keyword and its location.
 status compile_into(compiled_schema& out, const compile_options& options);
 
-// --- URIs (uri.cpp) -------------------------------------------------------------------------
+// --- URIs (schema_impl_uri.cpp) -------------------------------------------------------------
 
 /// resolve_uri resolves `ref` against the absolute `base` (RFC 3986, section 5.2).
 std::string resolve_uri(std::string_view base, std::string_view ref);
@@ -170,7 +170,7 @@ std::string percent_decode(std::string_view text);
 /// resolve_pointer follows a JSON pointer ("/a/0/b", already percent-decoded) from `root`.
 const json* resolve_pointer(const json& root, std::string_view pointer);
 
-// --- values (values.cpp) --------------------------------------------------------------------
+// --- values (schema_impl_values.cpp) --------------------------------------------------------
 
 /// json_equal is JSON Schema equality: numbers by value (1 == 1.0), objects unordered.
 bool json_equal(const json& a, const json& b);

@@ -9,7 +9,7 @@
 #include "eval/handlers.hpp"
 #include "eval/java.hpp"
 #include "eval/js.hpp"
-#include "eval/python_ast.hpp"
+#include "eval/python.hpp"
 
 using namespace tooluse::eval;
 using namespace tooluse::eval::detail;

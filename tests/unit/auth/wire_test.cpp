@@ -111,7 +111,7 @@ TEST(auth_wire, token_responses_and_token_errors) {
   EXPECT_EQ(t->expires_in, json(3599));
   EXPECT_EQ(t->refresh_token, "rt-1");
   EXPECT_EQ(t->scope, "mcp:read offline_access");
-  // expires_in is read by grants.cpp (a string of digits is let through there).
+  // expires_in is read by oauth_client_grants.cpp (a string of digits is let through there).
   EXPECT_TRUE(decode<token_response>(json{{"access_token", "a"}, {"expires_in", "3600"}}, "t"));
   EXPECT_EQ(mismatch<token_response>(json{{"access_token", "a"}, {"scope", {"a", "b"}}},
                                      "token_response"),

@@ -105,9 +105,9 @@ TEST(JsonLimits, ProcessDefaultsApply) {
 TEST(json_limits, unbounded_json_parse_appears_only_on_trusted_text) {
   namespace fs = std::filesystem;
   const std::map<std::string, std::string> allowed = {
-      {"src/schema/metaschema.cpp", "the metaschema compiled into the binary"},
+      {"src/schema/compiler_metaschema.cpp", "the metaschema compiled into the binary"},
       {"src/store/queue.cpp", "rows tooluse wrote to its own queue"},
-      {"src/store/run_store.cpp", "rows tooluse wrote to its own journal"},
+      {"src/store/store.cpp", "rows tooluse wrote to its own journal"},
       {"apps/tooluse/conventions.cpp",
        "re-reads, for the error's line and column, text parse_json already bounded and refused as a syntax error"},
   };

@@ -6,7 +6,7 @@
 #include <optional>
 
 #include "eval/decode_error.hpp"
-#include "eval/python_ast.hpp"
+#include "eval/python.hpp"
 
 namespace tooluse::eval::detail {
 namespace {

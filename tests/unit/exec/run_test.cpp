@@ -1,7 +1,7 @@
-// What a worker does with one call (src/exec/run.cpp and admit.cpp): idempotency keys on both
-// paths, a rate-limit wait that is cancelled, a retry back-off that is cancelled, the end event
-// of each refusal kind, reported costs, output spilled to files (and a spill that fails), the
-// executor's argument checks and counters.
+// What a worker does with one call (src/exec/executor_run.cpp and executor_admit.cpp):
+// idempotency keys on both paths, a rate-limit wait that is cancelled, a retry back-off that is
+// cancelled, the end event of each refusal kind, reported costs, output spilled to files (and a
+// spill that fails), the executor's argument checks and counters.
 #include <filesystem>
 #include <fstream>
 #include <map>

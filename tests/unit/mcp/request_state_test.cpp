@@ -1,4 +1,4 @@
-// Sealing of 2026-07-28 requestState (request_state.cpp): a sealed state opens with its key
+// Sealing of 2026-07-28 requestState (server_request_state.cpp): a sealed state opens with its key
 // only; any change to the body or the MAC, a missing separator, a body that is not base64url
 // JSON under a valid MAC, all fail; random_token gives fresh lowercase hex of the asked size.
 #include <gtest/gtest.h>
@@ -53,7 +53,8 @@ TEST(mcp_request_state, any_change_breaks_the_seal) {
 
 namespace {
 
-// hmac_hex is HMAC-SHA256 in lowercase hex, computed here independently of request_state.cpp.
+// hmac_hex is HMAC-SHA256 in lowercase hex, computed here independently of
+// server_request_state.cpp.
 std::string hmac_hex(const std::string& key, const std::string& data) {
   unsigned char out[EVP_MAX_MD_SIZE];
   unsigned len = 0;

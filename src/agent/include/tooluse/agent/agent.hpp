@@ -155,7 +155,7 @@ class agent {
   const agent_options& options() const { return options_; }
 
  private:
-  struct run_state;   // one run's progress between its steps (run_loop.cpp)
+  struct run_state;   // one run's progress between its steps (agent_loop.cpp)
   struct call_batch;  // one reply's tool calls between their phases (call_batch.hpp)
   using run_ptr = std::shared_ptr<run_state>;
   result<llm::chat_request> make_request(int turn);

@@ -1,6 +1,7 @@
 #pragma once
-// The executor's internals, shared by pool.cpp (workers, watchdog, completion), admit.cpp
-// (checks before a call is queued) and run.cpp (what a worker does with a call).
+// The executor's internals, shared by executor_pool.cpp (workers, watchdog, completion),
+// executor_admit.cpp (checks before a call is queued) and executor_run.cpp (what a worker does
+// with a call).
 
 #include <atomic>
 #include <chrono>
@@ -119,7 +120,7 @@ struct executor::impl : std::enable_shared_from_this<impl> {
   std::multimap<steady::time_point, std::weak_ptr<job>> deadlines;
   std::jthread watchdog;
 
-  // pool.cpp
+  // executor_pool.cpp
   void start_watchdog();
   void shutdown();
   void enqueue(const std::shared_ptr<job>& j);
@@ -130,7 +131,7 @@ struct executor::impl : std::enable_shared_from_this<impl> {
   void emit(job& j, const call_event& e);
   void worker_loop();
 
-  // admit.cpp
+  // executor_admit.cpp
   std::shared_ptr<job> make_job(const tool_call& call, std::size_t index,
                                 const std::shared_ptr<batch_state>& batch);
   void admit(const std::shared_ptr<job>& j, bool skip_approval);
@@ -139,12 +140,12 @@ struct executor::impl : std::enable_shared_from_this<impl> {
   /// unreserve refunds the call's budget reservation, once, when it does not run after all.
   void unreserve(job& j);
 
-  // inline.cpp: the fast path
+  // executor_inline.cpp: the fast path
   bool inline_eligible(const tool& t, const run_options& o) const;
   std::optional<tool_result> try_inline(const tool_call& call, const run_options& o);
   steady::time_point deadline_of(const job& j) const;
 
-  // run.cpp
+  // executor_run.cpp
   outcome_result run(job& j);
   std::optional<outcome_result> gate_call(job& j, std::stop_token stop);
   outcome_result invoke(job& j, std::stop_token stop);
@@ -158,12 +159,12 @@ struct executor::impl : std::enable_shared_from_this<impl> {
   void spawn_if_needed();
 };
 
-// invalid_arguments is the result of a call whose arguments fail the schema (admit.cpp).
+// invalid_arguments is the result of a call whose arguments fail the schema (executor_admit.cpp).
 tool_result invalid_arguments(const tool& t, const std::vector<schema::validation_error>& errors);
 // emit_to calls the executor's and the batch's observers, ignoring their exceptions.
 void emit_to(const event_callback& a, const event_callback& b, const call_event& e);
 
-// batch helpers (admit.cpp)
+// batch helpers (executor_admit.cpp)
 std::shared_ptr<batch_state> make_batch(const run_options& options, std::size_t n);
 void wait_batch(batch_state& b);
 

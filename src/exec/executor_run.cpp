@@ -2,7 +2,7 @@
 // cost, output limits and the cache.
 #include <sstream>
 
-#include "engine.hpp"
+#include "executor_impl.hpp"
 #include "tooluse/exec/output.hpp"
 
 namespace tooluse::exec {

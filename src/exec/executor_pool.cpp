@@ -3,7 +3,7 @@
 // complete() takes a batch's mutex after releasing the job's.
 #include <algorithm>
 
-#include "engine.hpp"
+#include "executor_impl.hpp"
 
 namespace tooluse::exec {
 

@@ -3,7 +3,7 @@
 // call order, so budgets and approvals are deterministic.
 #include <stdexcept>
 
-#include "engine.hpp"
+#include "executor_impl.hpp"
 #include "tooluse/schema/coerce.hpp"
 
 namespace tooluse::exec {

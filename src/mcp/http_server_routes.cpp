@@ -102,7 +102,8 @@ struct route_guard {
 bool http_server::impl::admit(const conn_ptr& c, http_request& req, http_session& hs, const jsonrpc::request& r,
                               const json& id, post_reply& reply) {
   using admit_result = http_session::admit_result;
-  // A change of the session waits for the session store before its response (http_shared.cpp).
+  // A change of the session waits for the session store before its response
+  // (http_server_session_store.cpp).
   const std::string_view persist = persists_state(r.method) ? std::string_view(r.method) : std::string_view();
   switch (hs.admit(id, reply, options, persist)) {
     case admit_result::ok: return true;

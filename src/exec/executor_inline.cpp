@@ -2,7 +2,7 @@
 // parallel cap, approval, coercion or cached result, called with no batch timeout or budget,
 // runs on the caller's thread. No job, no queue, no worker hand-off: what is left over a
 // direct invoke is the registry lookup, the circuit breaker, the events and the output limit.
-#include "engine.hpp"
+#include "executor_impl.hpp"
 #include "tooluse/exec/output.hpp"
 
 namespace tooluse::exec {
@@ -52,7 +52,7 @@ std::optional<tool_result> executor::impl::try_inline(const tool_call& call, con
   }
   circuit_breaker& breaker = breaker_for(t.name);
   if (auto retry_after = breaker.allow()) {
-    // Same refusal as the pool path (run.cpp gate_call); rare, so no fast path for it.
+    // Same refusal as the pool path (executor_run.cpp gate_call); rare, so no fast path for it.
     return std::nullopt;
   }
   if (options.on_event || o.on_event)

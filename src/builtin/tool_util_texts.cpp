@@ -1,7 +1,8 @@
 // The texts of the file and network tools in one table: what a model reads of each (name, title,
 // description), with its MCP hints and the tag it is filed under. The handlers, timeouts and rate
 // limits are registered beside the handlers (files_read.cpp, files_write.cpp,
-// project_structure.cpp, web_search.cpp, wikipedia.cpp, http_fetch.cpp, weather.cpp).
+// files_project_structure.cpp, web_search.cpp, web_wikipedia.cpp, web_http_fetch.cpp,
+// web_weather.cpp).
 #include <stdexcept>
 #include <string_view>
 
