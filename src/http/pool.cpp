@@ -10,6 +10,7 @@
 // reasons.
 #include <curl/curl.h>
 #include <poll.h>
+#include <unistd.h>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/executor_work_guard.hpp>
@@ -24,6 +25,7 @@
 #include <mutex>
 #include <thread>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "transfer.hpp"
 #include "tooluse/http/pool.hpp"
@@ -35,7 +37,9 @@ namespace {
 namespace asio = boost::asio;
 
 // A socket libcurl asked the pool to watch. The descriptor never owns the fd: libcurl opens
-// and closes it, and tells the pool before it closes (CURL_POLL_REMOVE).
+// and closes it. A connection's socket stays registered with the reactor between the requests
+// it carries (libcurl says CURL_POLL_REMOVE at the end of each) and is forgotten when libcurl
+// closes it (on_close_socket); any other socket is forgotten at CURL_POLL_REMOVE.
 struct watched {
   explicit watched(asio::io_context& io, curl_socket_t fd) : desc(io, fd) {}
   asio::posix::stream_descriptor desc;
@@ -201,6 +205,10 @@ class pool {
       return;
     }
     t->configure(easy);
+    t->opened = &pool::on_opened;
+    t->opened_context = this;
+    curl_easy_setopt(easy, CURLOPT_CLOSESOCKETFUNCTION, &pool::on_close_socket);
+    curl_easy_setopt(easy, CURLOPT_CLOSESOCKETDATA, this);
     curl_easy_setopt(easy, CURLOPT_SHARE, share_);
     t->started = true;
     t->began = clock::now();
@@ -305,8 +313,9 @@ class pool {
     (in ? w->reading : w->writing) = true;
     auto on_ready = [this, w, fd, in](const boost::system::error_code& ec) {
       (in ? w->reading : w->writing) = false;
-      if (ec || w->gone) return;
-      act(fd, in ? CURL_CSELECT_IN : CURL_CSELECT_OUT);
+      if (w->gone) return;
+      if (!ec) act(fd, in ? CURL_CSELECT_IN : CURL_CSELECT_OUT);
+      // A wait cancelled at CURL_POLL_REMOVE ends here after libcurl may have asked again.
       if (!w->gone) watch(w, fd);
     };
     pollfd p{fd, static_cast<short>(in ? POLLIN : POLLOUT), 0};
@@ -323,12 +332,12 @@ class pool {
     auto* self = static_cast<pool*>(user);
     auto it = self->sockets_.find(fd);
     if (what == CURL_POLL_REMOVE) {
-      if (it != self->sockets_.end()) {
-        it->second->gone = true;
+      if (!self->connections_.count(fd)) {
+        self->forget(fd);
+      } else if (it != self->sockets_.end()) {  // kept registered for the connection's next request
+        it->second->want = 0;
         boost::system::error_code ignored;
         it->second->desc.cancel(ignored);
-        (void)it->second->desc.release();
-        self->sockets_.erase(it);
       }
       return 0;
     }
@@ -337,6 +346,30 @@ class pool {
     it->second->want = what;
     self->watch(it->second, fd);
     return 0;
+  }
+
+  // forget stops watching `fd` and drops its registration (the fd stays open).
+  void forget(curl_socket_t fd) {
+    auto it = sockets_.find(fd);
+    if (it == sockets_.end()) return;
+    it->second->gone = true;
+    boost::system::error_code ignored;
+    it->second->desc.cancel(ignored);
+    (void)it->second->desc.release();
+    sockets_.erase(it);
+  }
+
+  // on_opened and on_close_socket follow a connection's socket from libcurl opening it to
+  // libcurl closing it, so that it can stay registered in between (see `watched`). libcurl keeps
+  // the close callback with the connection, so it is called whichever transfer closes it.
+  static void on_opened(void* context, curl_socket_t fd) {
+    static_cast<pool*>(context)->connections_.insert(fd);
+  }
+  static int on_close_socket(void* context, curl_socket_t fd) {
+    auto* self = static_cast<pool*>(context);
+    self->connections_.erase(fd);
+    self->forget(fd);
+    return ::close(fd) == 0 ? 0 : 1;
   }
 
   // on_timer: libcurl's one timeout for the whole multi. Re-arming Asio's timer moves its
@@ -395,6 +428,7 @@ class pool {
   std::thread done_thread_;
   std::thread::id done_thread_id_;
   std::map<curl_socket_t, std::shared_ptr<watched>> sockets_;
+  std::unordered_set<curl_socket_t> connections_;  ///< connection sockets libcurl has open
   std::unordered_map<std::string, host_queue> hosts_;
   std::unordered_map<transfer*, std::shared_ptr<entry>> entries_;
   std::vector<CURL*> spare_;

@@ -108,7 +108,10 @@ curl_socket_t on_open_socket(void* user, curlsocktype purpose, curl_sockaddr* ad
       return CURL_SOCKET_BAD;
     }
   }
-  return ::socket(addr->family, addr->socktype | SOCK_CLOEXEC, addr->protocol);
+  curl_socket_t fd = ::socket(addr->family, addr->socktype | SOCK_CLOEXEC, addr->protocol);
+  if (fd != CURL_SOCKET_BAD && purpose == CURLSOCKTYPE_IPCXN && t->opened)
+    t->opened(t->opened_context, fd);
+  return fd;
 }
 
 }  // namespace

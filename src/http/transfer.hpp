@@ -54,6 +54,10 @@ struct transfer {
   std::size_t header_bytes = 0;
   std::size_t body_bytes = 0;
   std::optional<tooluse::error> failure;  ///< a limit or deadline this side enforced
+  /// opened, when set, is told of each connection socket libcurl opens for this transfer (the
+  /// pool keeps those registered with its reactor until libcurl closes them).
+  void (*opened)(void* context, curl_socket_t fd) = nullptr;
+  void* opened_context = nullptr;
 
   /// configure sets up `easy` (a fresh or reset handle) for this request.
   void configure(CURL* handle);
