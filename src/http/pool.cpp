@@ -314,8 +314,10 @@ class pool {
     auto on_ready = [this, w, fd, in](const boost::system::error_code& ec) {
       (in ? w->reading : w->writing) = false;
       if (w->gone) return;
-      if (!ec) act(fd, in ? CURL_CSELECT_IN : CURL_CSELECT_OUT);
-      // A wait cancelled at CURL_POLL_REMOVE ends here after libcurl may have asked again.
+      // A wait cancelled at CURL_POLL_REMOVE ends here, after libcurl may have asked again.
+      if (ec == asio::error::operation_aborted) return watch(w, fd);
+      if (ec) return;
+      act(fd, in ? CURL_CSELECT_IN : CURL_CSELECT_OUT);
       if (!w->gone) watch(w, fd);
     };
     pollfd p{fd, static_cast<short>(in ? POLLIN : POLLOUT), 0};
@@ -363,7 +365,9 @@ class pool {
   // libcurl closing it, so that it can stay registered in between (see `watched`). libcurl keeps
   // the close callback with the connection, so it is called whichever transfer closes it.
   static void on_opened(void* context, curl_socket_t fd) {
-    static_cast<pool*>(context)->connections_.insert(fd);
+    auto* self = static_cast<pool*>(context);
+    self->forget(fd);  // a registration left under this number is stale: the fd is new
+    self->connections_.insert(fd);
   }
   static int on_close_socket(void* context, curl_socket_t fd) {
     auto* self = static_cast<pool*>(context);
