@@ -9,6 +9,7 @@
 
 #include "tooluse/http/client.hpp"
 #include "tooluse/json.hpp"
+#include "tooluse/tools/tool.hpp"
 
 namespace tooluse::llm::testing {
 
@@ -76,6 +77,16 @@ class script {
   std::deque<scripted_answer> answers_;
   std::vector<http::request> requests_;
 };
+
+/// weather_tool is a tool with a dotted name (mapped on the wire) and an optional property
+/// (which strict mode makes nullable).
+inline tool weather_tool() {
+  return {.name = "geo.weather",
+          .description = "Weather for a city",
+          .input_schema = json::parse(R"({"type":"object","properties":{
+              "city":{"type":"string"},"unit":{"type":"string","enum":["c","f"]}},
+              "required":["city"]})")};
+}
 
 /// header_of returns the value of header `name` in `req` ("" when absent).
 inline std::string header_of(const http::request& req, std::string_view name) {

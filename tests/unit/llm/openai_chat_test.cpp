@@ -14,14 +14,7 @@ using testing::json_answer;
 using testing::script;
 using testing::sse_answer;
 using testing::sse_data;
-
-tool weather_tool() {
-  return {.name = "geo.weather",
-          .description = "Weather for a city",
-          .input_schema = json::parse(R"({"type":"object","properties":{
-              "city":{"type":"string"},"unit":{"type":"string","enum":["c","f"]}},
-              "required":["city"]})")};
-}
+using testing::weather_tool;
 
 json chunk(const json& delta, const json& finish = nullptr) {
   return {{"id", "c-1"},

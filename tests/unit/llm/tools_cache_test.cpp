@@ -17,14 +17,7 @@ namespace {
 
 using testing::json_answer;
 using testing::script;
-
-tool weather_tool() {
-  return {.name = "geo.weather",
-          .description = "Weather for a city",
-          .input_schema = json::parse(R"({"type":"object","properties":{
-              "city":{"type":"string"},"unit":{"type":"string","enum":["c","f"]}},
-              "required":["city"]})")};
-}
+using testing::weather_tool;
 
 // A whole answer each provider accepts: text only.
 json text_answer(const std::string& provider) {
