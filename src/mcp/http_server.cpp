@@ -55,8 +55,7 @@ status http_server::start() {
   d.bound_port = d.acceptor->local_endpoint().port();
   d.acceptor->non_blocking(true, ec);  // accept_ready drains the backlog without blocking
   d.retry_timer = std::make_unique<net::steady_timer>(d.acceptor->get_executor());
-  d.stateless_root = server_access::open_session(d.srv);
-  d.stateless_root->shared = true;
+  d.stateless_root = d.srv.connect_stateless();
   if (d.options.session_store)
     if (auto ok = d.start_store_listener(); !ok) return ok;
   d.do_accept();
@@ -108,7 +107,7 @@ void http_server::stop() {
   d.retry_timer.reset();
   d.acceptor.reset();
   d.io_owner.reset();
-  if (d.stateless_root) server_access::close_session(d.srv, d.stateless_root);
+  if (d.stateless_root) d.stateless_root->close();
 }
 
 http_server_stats http_server::stats() const {

@@ -43,7 +43,8 @@ struct http_server::impl : detail::conn_hooks, std::enable_shared_from_this<http
   std::unordered_map<http_conn*, std::weak_ptr<http_conn>> conns;
   std::list<std::weak_ptr<http_conn>> idle;  ///< waiting for a request header, oldest first
   std::unordered_map<std::string, std::shared_ptr<detail::http_session>> sessions;
-  std::shared_ptr<session> stateless_root;  ///< the connection-less session stateless requests use
+  /// the root of the stateless POSTs (server::connect_stateless), each a one-message connection
+  std::unique_ptr<server_session> stateless_root;
   /// delivers the session store's messages (http_server_session_store.cpp)
   std::shared_ptr<void> store_listener;
 

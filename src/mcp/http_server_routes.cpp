@@ -1,14 +1,14 @@
 // The MCP endpoint: POST (both eras), GET (session stream, resumption), DELETE. Routes run on
-// the connection's I/O thread. A POSTed message is handled by answer_message() (pump.hpp) over its
-// connection: the HTTP session (http_session_conn.hpp), or for a stateless request a
-// one-message post_connection. A request that never blocks (server_access::runs_inline) is
-// handled right here and its reply written directly; any other goes to the handler pool, and
-// its reply is queued on the HTTP connection from there (written by the I/O thread).
+// the connection's I/O thread. A POSTed message is handled by the server_session of its
+// connection (server::connect): the HTTP session's (http_session_conn.hpp), or for a stateless
+// request the root's, answering on a one-message post_connection. A request that never blocks
+// (server::runs_inline) is handled right here and its reply written directly; any other goes
+// to the handler pool, and its reply is queued on the HTTP connection from there (written by
+// the I/O thread).
 #include <string_view>
 #include <utility>
 
 #include "mcp/http_server_impl.hpp"
-#include "mcp/pump.hpp"
 #include "mcp/server_impl.hpp"
 #include "tooluse/base64.hpp"
 
@@ -135,18 +135,18 @@ void http_server::impl::post_session(const conn_ptr& c, http_request& req, const
   const auto* r = std::get_if<jsonrpc::request>(&m);
   if (!r) {
     // Responses and notifications never block: handled here, on the I/O thread.
-    answer_message(srv, hs->s, *hs, m, nullptr, principal);
+    hs->served->handle(m, principal);
     return write_response(c, req, http::status::accepted, "", "", headers);
   }
   const bool keep = req.keep_alive();
   const json id = jsonrpc::id_to_json(r->id);
-  if (server_access::runs_inline(srv, *r)) {
+  if (srv.runs_inline(*r)) {
     // The fast path: handled on the I/O thread, the reply on the stack, written directly.
     post_reply reply(c, keep, hs.get(), std::move(headers), false, options);
     if (!admit(c, req, *hs, *r, id, reply)) return;
     {
       route_guard guard{*hs, id, reply};
-      answer_message(srv, hs->s, *hs, m, nullptr, principal);
+      hs->served->handle(m, principal);
     }
     return reply.finish();
   }
@@ -157,7 +157,7 @@ void http_server::impl::post_session(const conn_ptr& c, http_request& req, const
       [this, hs, reply, id, msg = std::move(m), principal] {
         {
           route_guard guard{*hs, id, *reply};
-          answer_message(srv, hs->s, *hs, msg, nullptr, principal);
+          hs->served->handle(msg, principal);
         }
         reply->finish();
       },
@@ -183,7 +183,7 @@ void http_server::impl::post_stateless(const conn_ptr& c, http_request& req, jso
         (*meta)[meta_protocol_version].get_ref<const std::string&>() == hv))
     return write_rpc_error(c, req, http::status::bad_request, r.id, ec::header_mismatch,
                            "Header mismatch: MCP-Protocol-Version does not match _meta protocolVersion");
-  if (auto rej = server_access::stateless_check(srv, r))
+  if (auto rej = srv.stateless_check(r))
     return write_response(c, req, http::status::bad_request, jsonrpc::serialize(rej->response));
   auto method_header = req["Mcp-Method"];
   if (method_header != r.method)
@@ -199,17 +199,17 @@ void http_server::impl::post_stateless(const conn_ptr& c, http_request& req, jso
   }
   if (r.method == "subscriptions/listen") return listen(c, req, r);
   const bool keep = req.keep_alive();
-  if (server_access::runs_inline(srv, r)) {
+  if (srv.runs_inline(r)) {
     // The fast path: a one-message connection on the stack, its reply written directly.
     post_connection conn(c, keep, options);
-    answer_message(srv, stateless_root, conn, m, nullptr, principal);
+    stateless_root->handle(m, conn, principal);
     return conn.close();
   }
   auto conn = std::make_shared<post_connection>(c, keep, options);
   const jsonrpc::message_id rid = r.id;
   bool queued = pool.post(
       [this, conn, msg = std::move(m), principal] {
-        answer_message(srv, stateless_root, *conn, msg, nullptr, principal);
+        stateless_root->handle(msg, *conn, principal);
         conn->close();
       },
       options.max_pending_requests);
@@ -223,7 +223,7 @@ void http_server::impl::listen(const conn_ptr& c, http_request& /*req*/, const j
   stream->id = "l";
   stream->keep = 0;
   stream->writer = writer;
-  auto handle = server_access::listen(srv, r, [stream](const json& j) { stream->send(j); });
+  auto handle = srv.listen(r, [stream](const json& j) { stream->send(j); });
   // The listener lives as long as the connection; comments keep idle proxies from closing it.
   c->on_close([handle, stream] { stream->end(); });
   c->keep_alive_comments(std::chrono::duration_cast<std::chrono::milliseconds>(options.keepalive));

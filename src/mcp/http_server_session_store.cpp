@@ -5,7 +5,7 @@
 #include <iostream>
 
 #include "mcp/http_server_impl.hpp"
-#include "mcp/server_impl.hpp"
+#include "mcp/server_impl.hpp"  // random_token
 
 namespace tooluse::mcp {
 
@@ -31,16 +31,12 @@ void apply(session& s, const session_record& r) {
 
 }  // namespace
 
-void server_access::stop_cancelled_task(server& srv, const std::string& id) {
-  if (!id.empty() && srv.impl_->tasks) srv.impl_->tasks->stop_cancelled(id);
-}
-
 std::shared_ptr<detail::http_session> http_server::impl::make_session(const std::string& id) {
-  auto hs = std::make_shared<detail::http_session>(srv, id);
-  std::function<void(const json&)> outbound;
+  auto hs = std::make_shared<detail::http_session>(id);
   if (auto store = options.session_store) {
-    // Published, and written by the replica that holds the GET stream (this one included).
-    outbound = [store, id](const json& m) {
+    // What the session sends related to no request is published, and written by the replica
+    // that holds the GET stream (this one included).
+    hs->publish = [store, id](const json& m) {
       if (auto ok = store->publish(id, m); !ok)
         std::cerr << "tooluse mcp http: a message for session " << id.substr(0, 8)
                   << "... was lost: " << ok.error().message << "\n";
@@ -49,14 +45,11 @@ std::shared_ptr<detail::http_session> http_server::impl::make_session(const std:
                                                                          const json& result) {
       if (auto h = w.lock()) save(*h, method, result);
     };
-  } else {
-    // The session's unsolicited messages (list changes, logs, resource updates) go out through
-    // the connection's send: its GET stream.
-    outbound = [w = std::weak_ptr<detail::http_session>(hs)](const json& m) {
-      if (auto h = w.lock()) (void)h->send(m);
-    };
   }
-  hs->s = server_access::open_session(srv, std::move(outbound));
+  // Without a store, the session's unsolicited messages (list changes, logs, resource updates)
+  // go to its GET stream (http_session::write).
+  hs->served = srv.connect(*hs);
+  hs->s = hs->served->state();
   hs->s->id = id;
   // The task owner key must be the same on every replica: made now, stored with the session.
   if (options.session_store) hs->s->task_key = random_token(16);
@@ -132,7 +125,7 @@ std::shared_ptr<detail::http_session> http_server::impl::find_stored(
     if (!stopping) kept = sessions.emplace(id, hs).first->second;
   }
   // Not kept (stopping, or restored meanwhile by another request of the session): drop ours.
-  if (kept != hs) server_access::close_session(srv, hs->s);
+  if (kept != hs) hs->served->close();
   return kept;
 }
 
@@ -140,7 +133,7 @@ void http_server::impl::deliver(const std::string& id, const json& message) {
   // A task cancelled through another replica stops here if it runs here.
   if (message.value("method", "") == "notifications/tasks/status" && message.contains("params") &&
       message["params"].value("status", "") == "cancelled")
-    server_access::stop_cancelled_task(srv, message["params"].value("taskId", ""));
+    srv.stop_cancelled_task(message["params"].value("taskId", ""));
   std::shared_ptr<detail::http_session> hs;
   {
     std::lock_guard lock(mu);
@@ -152,7 +145,7 @@ void http_server::impl::deliver(const std::string& id, const json& message) {
     (void)find_stored(id, std::move(hs));  // read it again; dropped (streams end) if deleted
     return;
   }
-  (void)hs->send(message);  // only a session whose GET stream was opened here keeps it
+  (void)hs->to_stream(message);  // only a session whose GET stream was opened here keeps it
 }
 
 status http_server::impl::start_store_listener() {

@@ -76,7 +76,11 @@ void post_reply::finish_locked() {
 
 // --- http_session -----------------------------------------------------------------------------
 
-http_session::http_session(server& srv, std::string session_id) : id(std::move(session_id)), srv_(srv) {}
+http_session::http_session(std::string session_id) : id(std::move(session_id)) {}
+
+http_session::~http_session() {
+  if (served) served->close();
+}
 
 http_session::admit_result http_session::admit(const json& request_id, post_reply& reply,
                                                const http_options& options, std::string_view persist) {
@@ -106,7 +110,7 @@ status http_session::start(connection_handlers h) {
   return {};
 }
 
-status http_session::send(const json& message) {
+status http_session::to_stream(const json& message) {
   std::shared_ptr<sse_stream> stream;
   {
     std::lock_guard lock(mu);
@@ -117,7 +121,16 @@ status http_session::send(const json& message) {
   return {};
 }
 
-status http_session::send_related(const json& message, const json& request_id) {
+status http_session::write(const outgoing& out) {
+  if (!out.request) {
+    if (publish) {
+      publish(out.message);
+      return {};
+    }
+    return to_stream(out.message);
+  }
+  const json& message = out.message;
+  const json& request_id = *out.request;
   const bool last = is_response(message);
   post_reply* reply = nullptr;
   std::string persist;
@@ -136,10 +149,10 @@ status http_session::send_related(const json& message, const json& request_id) {
         break;
       }
   }
-  if (!reply) return send(message);
+  if (!reply) return to_stream(message);
   if (!persist.empty()) on_persist(persist, message.at("result"));
   // Safe outside the lock: the reply lives until the thread handling the request, which is
-  // the one sending, has returned from answer_message().
+  // the one sending, has returned from server_session::handle().
   reply->emit(message, last);
   return {};
 }
@@ -152,14 +165,14 @@ void http_session::close() {
     closed = true;
     for (auto& [sid, st] : streams) ended.push_back(st);
   }
-  server_access::close_session(srv_, s);
+  if (served) served->close();
   for (auto& st : ended) st->end();
 }
 
 // --- post_connection --------------------------------------------------------------------------
 
-status post_connection::send(const json& message) {
-  reply_.emit(message, is_response(message));
+status post_connection::write(const outgoing& out) {
+  reply_.emit(out.message, is_response(out.message));
   return {};
 }
 

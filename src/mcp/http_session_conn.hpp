@@ -1,10 +1,10 @@
 #pragma once
-// The server side of Streamable HTTP as connections (connection.hpp), served by `answer`
-// (pump.hpp) like stdio and in-memory connections: an HTTP session of the handshake revisions
-// (http_session: its POSTs bring the messages in; send_related routes what a request emits to
-// the POST that asked, by request id; send, the session's unsolicited messages, goes to the
-// GET stream), and one POST of the stateless 2026-07-28 revision (post_connection: a
-// one-message connection whose every message goes to that POST's response).
+// The server side of Streamable HTTP as connections (connection.hpp), handed to
+// server::connect like stdio and in-memory connections: an HTTP session of the handshake
+// revisions (http_session: its POSTs bring the messages in; write routes what a request
+// emits, the request's id in its envelope, to the POST that asked; the session's unsolicited
+// messages go to the GET stream), and one POST of the stateless 2026-07-28 revision
+// (post_connection: a one-message connection whose every message goes to that POST's response).
 // design/transport.md has the model; design/mcp-server.md the threads.
 
 #include <memory>
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "mcp/http_io.hpp"
+#include "tooluse/mcp/server_session.hpp"
 
 namespace tooluse::mcp::detail {
 
@@ -51,13 +52,16 @@ class post_reply {
 };
 
 /// http_session is a session of the handshake revisions (2025-03-26 .. 2025-11-25) as a
-/// connection. The HTTP server handles each POSTed message with answer_message(server, s, *this, m)
-/// after routing the POST's reply by the request's id (admit); what the server sends comes back
-/// through send_related (to that reply; the response ends the route) or send (the GET stream).
+/// connection, served by the server_session that server::connect made of it (`served`). The
+/// HTTP server hands each POSTed message to served->handle after routing the POST's reply by
+/// the request's id (admit); what the server sends comes back through write: with a request
+/// id in the envelope to that request's reply (the response ends the route), without one to
+/// the GET stream.
 class http_session : public mcp::connection {
  public:
-  http_session(server& srv, std::string id);
-  ~http_session() override = default;
+  explicit http_session(std::string id);
+  /// ~http_session closes `served` (if not yet) before the members its writes use are gone.
+  ~http_session() override;
 
   /// admit_result says whether a POSTed request may be handled now.
   enum class admit_result { ok, too_many_streams, too_many_pending, duplicate_id };
@@ -77,19 +81,22 @@ class http_session : public mcp::connection {
   /// start keeps the handlers; the server never reports the end of a session through them
   /// (a session ends by DELETE, expiry or eviction, which the server itself decides).
   status start(connection_handlers h) override;
-  /// send writes a message not related to a request on the GET stream (dropped while the
-  /// client has never opened one; replayed to a client that resumes it).
-  status send(const json& message) override;
-  /// send_related writes a request's message on the POST stream of that request, or, when no
-  /// POST waits for it, like send().
-  status send_related(const json& message, const json& request_id) override;
+  /// write sends a message related to a request (outgoing::request) on the POST stream of that
+  /// request; a message related to none, or to a request whose POST is gone, on the GET stream
+  /// (dropped while the client has never opened one; replayed to a client that resumes it).
+  status write(const outgoing& out) override;
+  /// to_stream writes `message` on the GET stream (where write sends what is related to no
+  /// request, when there is no session store).
+  status to_stream(const json& message);
   /// close ends the session: its streams end, pending client requests fail, running requests
   /// are stopped. Idempotent.
   void close() override;
   std::string describe() const override { return "HTTP session " + id; }
 
   const std::string id;
-  std::shared_ptr<session> s;  ///< the server's session state
+  /// served is this connection's session on the server (server::connect), set once made.
+  std::unique_ptr<server_session> served;
+  std::shared_ptr<session> s;  ///< the server's session state: served->state()
   std::mutex mu;               // guards what follows
   std::map<std::string, std::shared_ptr<sse_stream>> streams;  ///< by stream id
   std::shared_ptr<sse_stream> standalone;                        ///< the GET stream
@@ -103,6 +110,9 @@ class http_session : public mcp::connection {
   /// the change on any replica. Set before the session is used.
   std::function<void(std::string_view method, const json& result)> on_persist;
   json initialize_result;  ///< kept for the stored record (session store only)
+  /// publish, when set (a session store), takes what write sends related to no request: the
+  /// store hands it to the replica that holds the GET stream. Set before the session is used.
+  std::function<void(const json& message)> publish;
 
  private:
   struct route {
@@ -110,7 +120,6 @@ class http_session : public mcp::connection {
     post_reply* reply;
     std::string persist;  ///< the method, when its response waits for on_persist
   };
-  server& srv_;
   std::vector<route> routes_;  ///< guarded by mu; few (max_pending_per_session)
   connection_handlers handlers_;
 };
@@ -123,8 +132,8 @@ class post_connection : public mcp::connection {
   post_connection(std::shared_ptr<detail::http_connection> c, bool keep_alive, const http_options& options)
       : reply_(std::move(c), keep_alive, nullptr, {}, true, options) {}
   status start(connection_handlers) override { return {}; }
-  status send(const json& message) override;
-  status send_related(const json& message, const json&) override { return send(message); }
+  /// write adds the message to the reply, related to the request or not (there is one).
+  status write(const outgoing& out) override;
   void close() override { reply_.finish(); }
   std::string describe() const override { return "HTTP POST (2026-07-28)"; }
 

@@ -1,5 +1,5 @@
 // fd_connection and memory_pipe: the newline-delimited connections (connection.hpp). One
-// reading thread each delivers messages in order; send() writes one whole line under a mutex.
+// reading thread each delivers messages in order; write() writes one whole line under a mutex.
 #include "mcp/line_connection.hpp"
 
 #include <poll.h>
@@ -74,8 +74,8 @@ class fd_conn : public connection {
     return {};
   }
 
-  status send(const json& message) override {
-    std::string line = dump_json(message);
+  status write(const outgoing& out) override {
+    std::string line = dump_json(out.message);
     line += '\n';
     std::lock_guard lock(write_mu_);
     const char* p = line.data();
@@ -182,8 +182,8 @@ bool memory_end::send_text(std::string line) {
   return true;
 }
 
-status memory_end::send(const json& message) {
-  if (!send_text(dump_json(message))) return fail(errc::io_error, name_ + ": the connection is closed");
+status memory_end::write(const outgoing& out) {
+  if (!send_text(dump_json(out.message))) return fail(errc::io_error, name_ + ": the connection is closed");
   return {};
 }
 

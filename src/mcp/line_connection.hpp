@@ -39,7 +39,7 @@ class memory_end : public connection {
   ~memory_end() override;
 
   status start(connection_handlers handlers) override;
-  status send(const json& message) override;
+  status write(const outgoing& out) override;
   void close() override;
   std::string describe() const override { return name_; }
 

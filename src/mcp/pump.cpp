@@ -12,22 +12,8 @@
 #include <optional>
 
 #include "mcp/line_connection.hpp"
-#include "mcp/server_impl.hpp"
 
 namespace tooluse::mcp {
-
-bool answer_message(server& srv, const std::shared_ptr<session>& s, connection& out, const jsonrpc::message& m,
-            std::atomic<bool>* write_failed, std::string_view principal) {
-  const auto* r = std::get_if<jsonrpc::request>(&m);
-  if (!r) return server_access::handle_message(srv, s, m, [](const json&, bool) {});
-  const json id = jsonrpc::id_to_json(r->id);
-  return server_access::handle_message(
-      srv, s, m,
-      [&](const json& j, bool) {
-        if (!out.send_related(j, id) && write_failed) *write_failed = true;
-      },
-      principal);
-}
 
 namespace {
 
@@ -59,7 +45,7 @@ message_pump::message_pump(server& srv, connection& out, stream_options options)
       out_(out),
       options_(options),
       workers_(static_cast<std::size_t>(std::max(1, options.max_concurrent_requests)), "mcp") {
-  session_ = server_access::open_session(srv_, [this](const json& m) { this->write(m); });
+  session_ = srv_.connect(out_);
 }
 
 message_pump::~message_pump() { finish(); }
@@ -75,8 +61,8 @@ void message_pump::feed(json message) {
     auto* r = std::get_if<jsonrpc::request>(&m);
     // Requests that never block (server::runs_inline: lists, ping, a synchronous tool on the
     // engine's fast path) are answered on the reading thread, in order.
-    if (!r || server_access::runs_inline(srv_, *r)) {
-      answer_message(srv_, session_, out_, m, &write_failed_);
+    if (!r || srv_.runs_inline(*r)) {
+      session_->handle(m);
       continue;
     }
     // Requests that may block (tools, prompts, reads) run on a pool that grows up to
@@ -94,7 +80,7 @@ void message_pump::feed(json message) {
     auto job = [this, bytes, request = std::move(m)]() mutable {
       slot_release release{this, bytes};
       jsonrpc::message msg = std::move(request);  // freed before the slot is given back
-      answer_message(srv_, session_, out_, msg, &write_failed_);
+      session_->handle(msg);
     };
     if (!workers_.post(std::move(job), static_cast<std::size_t>(-1))) done(bytes);
   }
@@ -126,23 +112,13 @@ void message_pump::finish() {
   }
   // The input is closed, so the client can no longer answer server requests: fail those,
   // let running requests finish and write their responses, then close the session.
-  std::map<std::string, std::shared_ptr<pending_reply>> pending;
-  {
-    std::lock_guard lock(session_->mu);
-    pending.swap(session_->pending);
-  }
-  for (auto& [id, p] : pending) {
-    std::lock_guard lock(p->mu);
-    p->done = true;
-    p->value = fail(errc::cancelled, "the client closed the connection");
-    p->cv.notify_all();
-  }
+  session_->end_input();
   {
     std::unique_lock lock(mu_);
     cv_.wait(lock, [&] { return running_ == 0; });
   }
   workers_.stop();
-  server_access::close_session(srv_, session_);
+  session_->close();
 }
 
 status serve(server& srv, connection& conn, const stream_options& options) {
@@ -199,7 +175,7 @@ class served_end : public connection {
   }
   ~served_end() override { close(); }
   status start(connection_handlers h) override { return client_->start(std::move(h)); }
-  status send(const json& m) override { return client_->send(m); }
+  status write(const outgoing& out) override { return client_->write(out); }
   void join_server() {
     if (thread_.joinable() && thread_.get_id() != std::this_thread::get_id()) thread_.join();
   }

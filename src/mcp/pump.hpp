@@ -1,11 +1,9 @@
 #pragma once
-// Serving a connection (connection.hpp): `answer` handles one message of a session and writes
-// what it emits through the connection, which every transport shares (serve, the HTTP
-// server's sessions and stateless POSTs); message_pump is the server session over one
-// message-stream connection, what mcp::serve runs. Messages come in on the connection's
-// reading thread; responses, notifications and requests that never block are handled there,
-// at once and in order; other requests on worker threads (they may block on the client, e.g.
-// sampling).
+// Serving a message-stream connection (connection.hpp): message_pump hands the messages of
+// one connection to its server_session (server::connect), what mcp::serve runs. Messages come
+// in on the connection's reading thread; responses, notifications and requests that never
+// block (server::runs_inline) are handled there, at once and in order; other requests on
+// worker threads (they may block on the client, e.g. sampling).
 
 #include <atomic>
 #include <condition_variable>
@@ -19,19 +17,10 @@
 #include <vector>
 
 #include "mcp/handler_pool.hpp"
-#include "mcp/session.hpp"
+#include "tooluse/mcp/server_session.hpp"
 #include "tooluse/mcp/transport.hpp"
 
 namespace tooluse::mcp {
-
-/// answer_message handles message `m` of session `s` (server_access::handle_message) and writes what a
-/// request emits through `out.send_related(message, the request's id)`: related notifications
-/// and server requests first, its response last. Responses and notifications of the client
-/// emit nothing. Blocks while a handler runs. Returns false when a request was cancelled and
-/// gets no response. A failed write sets `*write_failed` (when given).
-/// `principal` is the request's authorization context (the HTTP server's auth hook), if any.
-bool answer_message(server& srv, const std::shared_ptr<session>& s, connection& out, const jsonrpc::message& m,
-            std::atomic<bool>* write_failed = nullptr, std::string_view principal = {});
 
 class message_pump {
  public:
@@ -47,7 +36,7 @@ class message_pump {
   /// finish waits for running requests and closes the session.
   void finish();
   /// write_failed tells whether a write to the connection failed.
-  bool write_failed() const { return write_failed_; }
+  bool write_failed() const { return write_failed_ || session_->write_failed(); }
 
  private:
   void write(const json& message);
@@ -63,7 +52,7 @@ class message_pump {
   server& srv_;
   connection& out_;
   stream_options options_;
-  std::shared_ptr<session> session_;
+  std::unique_ptr<server_session> session_;
   std::mutex mu_;
   std::condition_variable cv_;
   int running_ = 0;   ///< requests queued or being handled

@@ -138,31 +138,6 @@ struct server::impl {
   std::vector<std::shared_ptr<session>> live_sessions();
 };
 
-/// server_access is the session plumbing of mcp::server, for the code that serves connections
-/// (serve, in pump.cpp, and the HTTP server) and for tests: applications never see a session.
-struct server_access {
-  using rejection = server::rejection;
-  static std::shared_ptr<session> open_session(server& srv, std::function<void(const json&)> outbound = {}) {
-    return srv.open_session(std::move(outbound));
-  }
-  static void close_session(server& srv, const std::shared_ptr<session>& s) { srv.close_session(s); }
-  static bool handle_message(server& srv, const std::shared_ptr<session>& s, const jsonrpc::message& m,
-                             const std::function<void(const json& message, bool last)>& emit,
-                             std::string_view principal = {}) {
-    return srv.handle_message(s, m, emit, principal);
-  }
-  static bool runs_inline(const server& srv, const jsonrpc::request& r) { return srv.runs_inline(r); }
-  static std::optional<rejection> stateless_check(const server& srv, const jsonrpc::request& r) {
-    return srv.stateless_check(r);
-  }
-  static bool is_stateless_request(const jsonrpc::request& r) { return server::is_stateless_request(r); }
-  /// stop_cancelled_task: see task_runner::stop_cancelled.
-  static void stop_cancelled_task(server& srv, const std::string& id);
-  static std::shared_ptr<void> listen(server& srv, const jsonrpc::request& r, std::function<void(const json&)> emit) {
-    return srv.listen(r, std::move(emit));
-  }
-};
-
 /// seal_state and open_state protect requestState with HMAC-SHA256 (server_request_state.cpp).
 std::string seal_state(const std::string& key, const json& state);
 std::optional<json> open_state(const std::string& key, std::string_view sealed);

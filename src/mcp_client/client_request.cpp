@@ -102,7 +102,7 @@ result<json> client::impl::round_trip(std::string_view method, json params,
     pending[key] = call;
     if (sl && transport->carries_headers()) headers = param_headers(method, params);
   }
-  if (auto st = transport->send_with_headers(msg, headers); !st) {
+  if (auto st = transport->write({.message = msg, .headers = &headers}); !st) {
     std::lock_guard lock(mu);
     pending.erase(key);
     span.set_error(st.error().message, std::string(to_string(st.error().code)));

@@ -77,8 +77,7 @@ class http_transport final : public client_transport {
     h_ = std::move(h);
     return {};
   }
-  status send(const json& m) override { return send_with_headers(m, {}); }
-  status send_with_headers(const json& m, const header_list& extra) override;
+  status write(const outgoing& out) override;
   bool carries_headers() const override { return true; }
   void abandon(const json& id) override {
     std::lock_guard lock(mu_);
@@ -233,7 +232,10 @@ result<bool> http_transport::challenged(int status, const std::vector<http::head
   return *again;
 }
 
-status http_transport::send_with_headers(const json& m, const header_list& extra) {
+status http_transport::write(const outgoing& out) {
+  static const header_list no_headers;
+  const json& m = out.message;
+  const header_list& extra = out.headers ? *out.headers : no_headers;
   {
     std::lock_guard lock(mu_);
     if (closed_) return fail(errc::cancelled, opts_.url + ": the connection is closed");

@@ -265,9 +265,9 @@ status stdio_client_transport::start(transport_handlers handlers) {
   return {};
 }
 
-status stdio_client_transport::send(const json& message) {
+status stdio_client_transport::write(const outgoing& out) {
   auto& s = *state_;
-  std::string line = dump_json(message);
+  std::string line = dump_json(out.message);
   line += '\n';
   int err = 0;
   {

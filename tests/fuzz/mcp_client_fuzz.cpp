@@ -29,7 +29,8 @@ class fuzz_transport : public mcp::client_transport {
     h_ = std::move(h);
     return {};
   }
-  tooluse::status send(const json& m) override {
+  tooluse::status write(const mcp::outgoing& out) override {
+    const json& m = out.message;
     if (!m.is_object() || !m.contains("id") || !m.contains("method")) return {};
     json result = json::object();
     const std::string method = m["method"];

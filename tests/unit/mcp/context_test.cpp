@@ -1,7 +1,7 @@
-// request_context and server::handle_message driven directly (a session opened on the server,
-// messages handed in, emitted messages collected): progress notifications, log filtering,
-// server-to-client requests (answer, error, timeout, cancellation, a closed session), the
-// notifications/cancelled path, and responses that match no pending request.
+// request_context and the server's message handling driven directly (a server_session over a
+// test connection, messages handed in, emitted messages collected): progress notifications, log
+// filtering, server-to-client requests (answer, error, timeout, cancellation, a closed session),
+// the notifications/cancelled path, and responses that match no pending request.
 #include <gtest/gtest.h>
 
 #include <future>
@@ -9,7 +9,6 @@
 #include <thread>
 
 #include "tooluse/jsonrpc/framing.hpp"
-#include "mcp/server_impl.hpp"
 #include "unit/mcp/mcp_test_util.hpp"
 
 namespace context_test {
@@ -23,18 +22,17 @@ using tooluse::tool_result;
 
 namespace {
 
-// sink collects what handle_message emits, and wakes a waiter.
+// sink collects what a request emits (with whether it is the last message: the response),
+// and wakes a waiter. `conn` is the connection to hand to server_session::handle.
 struct sink {
   std::mutex mu;
   std::condition_variable cv;
   std::vector<std::pair<json, bool>> got;
-  std::function<void(const json&, bool)> fn() {
-    return [this](const json& j, bool last) {
-      std::lock_guard lock(mu);
-      got.emplace_back(j, last);
-      cv.notify_all();
-    };
-  }
+  fn_connection conn{[this](const json& j, const json*) {
+    std::lock_guard lock(mu);
+    got.emplace_back(j, !j.contains("method"));
+    cv.notify_all();
+  }};
   // wait_for_method waits (10 s bound) until a message with `method` arrived; returns it.
   std::optional<json> wait_for_method(const std::string& method) {
     std::unique_lock lock(mu);
@@ -56,17 +54,17 @@ jsonrpc::message parse(const json& j) {
 
 struct fixture {
   mcp::server server{{.name = "ctx", .version = "1"}};
-  std::shared_ptr<mcp::session> s = mcp::server_access::open_session(server);
-  ~fixture() { mcp::server_access::close_session(server, s); }
+  fn_connection none;  ///< messages not tied to a request: dropped
+  std::unique_ptr<mcp::server_session> s = server.connect(none);
   void init(json caps = json::object()) {
     sink out;
-    mcp::server_access::handle_message(server, s, parse(req(0, "initialize", {{"protocolVersion", "2025-11-25"}, {"capabilities", caps}})),
-                          out.fn());
+    s->handle(parse(req(0, "initialize", {{"protocolVersion", "2025-11-25"}, {"capabilities", caps}})),
+              out.conn);
   }
   // handle runs one message and returns what was emitted.
   std::vector<std::pair<json, bool>> handle(const json& m, bool* answered = nullptr) {
     sink out;
-    bool a = mcp::server_access::handle_message(server, s, parse(m), out.fn());
+    bool a = s->handle(parse(m), out.conn);
     if (answered) *answered = a;
     return out.got;
   }
@@ -128,7 +126,7 @@ TEST(mcp_context, a_client_answer_reaches_the_waiting_handler) {
   f.init({{"roots", json::object()}});
   sink out;
   auto done = std::async(std::launch::async, [&] {
-    return mcp::server_access::handle_message(f.server, f.s, parse(req(1, "tools/call", {{"name", "ask"}})), out.fn());
+    return f.s->handle(parse(req(1, "tools/call", {{"name", "ask"}})), out.conn);
   });
   auto ask = out.wait_for_method("roots/list");
   ASSERT_TRUE(ask);
@@ -152,7 +150,7 @@ TEST(mcp_context, a_client_error_is_a_protocol_error_with_its_code) {
   f.init();
   sink out;
   auto done = std::async(std::launch::async, [&] {
-    return mcp::server_access::handle_message(f.server, f.s, parse(req(1, "tools/call", {{"name", "ask"}})), out.fn());
+    return f.s->handle(parse(req(1, "tools/call", {{"name", "ask"}})), out.conn);
   });
   auto ask = out.wait_for_method("sampling/createMessage");
   ASSERT_TRUE(ask);
@@ -191,7 +189,7 @@ TEST(mcp_context, cancelling_the_request_wakes_a_handler_waiting_for_the_client)
   f.init();
   sink out;
   auto done = std::async(std::launch::async, [&] {
-    return mcp::server_access::handle_message(f.server, f.s, parse(req(7, "tools/call", {{"name", "ask"}})), out.fn());
+    return f.s->handle(parse(req(7, "tools/call", {{"name", "ask"}})), out.conn);
   });
   ASSERT_TRUE(out.wait_for_method("elicitation/create"));
   f.handle(notif("notifications/cancelled", {{"requestId", 7}, {"reason", "user"}}));
@@ -206,7 +204,8 @@ TEST(mcp_context, cancelling_the_request_wakes_a_handler_waiting_for_the_client)
 
 TEST(mcp_context, closing_the_session_fails_pending_client_requests) {
   mcp::server server({.name = "ctx", .version = "1"});
-  auto s = mcp::server_access::open_session(server);
+  fn_connection none;
+  auto s = server.connect(none);
   std::promise<std::string> outcome;
   server.add_tool({.name = "ask"}, [&](const json&, mcp::request_context& ctx) -> mcp::tool_outcome {
     auto r = ctx.request_client("roots/list", json::object(), 30s);
@@ -215,12 +214,12 @@ TEST(mcp_context, closing_the_session_fails_pending_client_requests) {
     return tool_result::text(again ? "again answered" : again.error().message);
   });
   sink out;
-  mcp::server_access::handle_message(server, s, parse(req(0, "initialize", {{"protocolVersion", "2025-11-25"}})), out.fn());
+  s->handle(parse(req(0, "initialize", {{"protocolVersion", "2025-11-25"}})), out.conn);
   auto done = std::async(std::launch::async, [&] {
-    return mcp::server_access::handle_message(server, s, parse(req(1, "tools/call", {{"name", "ask"}})), out.fn());
+    return s->handle(parse(req(1, "tools/call", {{"name", "ask"}})), out.conn);
   });
   ASSERT_TRUE(out.wait_for_method("roots/list"));
-  mcp::server_access::close_session(server, s);
+  s->close();
   EXPECT_EQ(outcome.get_future().get(), "cancelled");
   // The tool saw its stop requested (close stops running calls): no response.
   EXPECT_FALSE(done.get());
@@ -269,12 +268,15 @@ TEST(mcp_context, log_on_a_session_without_a_level_passes_everything) {
 TEST(mcp_context, outbound_messages_stop_after_close) {
   mcp::server server({.name = "o", .version = "1"});
   std::vector<json> got;
-  auto s = mcp::server_access::open_session(server, [&](const json& j) { got.push_back(j); });
-  mcp::server_access::handle_message(server, s, parse(req(0, "initialize", {{"protocolVersion", "2025-11-25"}})), [](const json&, bool) {});
+  fn_connection conn([&](const json& j, const json* request) {
+    if (!request) got.push_back(j);  // the initialize response is related: left out
+  });
+  auto s = server.connect(conn);
+  s->handle(parse(req(0, "initialize", {{"protocolVersion", "2025-11-25"}})));
   server.notify_list_changed("resources");
   ASSERT_EQ(got.size(), 1u);
   EXPECT_EQ(got[0]["method"], "notifications/resources/list_changed");
-  mcp::server_access::close_session(server, s);
+  s->close();
   server.notify_list_changed("resources");
   server.log(mcp::log_level::emergency, "x");
   EXPECT_EQ(got.size(), 1u);

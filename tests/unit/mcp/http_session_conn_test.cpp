@@ -1,18 +1,16 @@
-// The server side of the transport model (connection.hpp, design/transport.md): answer() writes
-// what a request emits through connection::send_related with the request's id, and the rest
-// through send; over real HTTP on loopback, an HTTP session routes each response to the POST
-// that asked by id (two requests in flight in one session, answered out of order), refuses an
-// id already in flight, and sends a server request made during a tools/call on that POST's SSE
-// stream; a stateless POST is a one-message connection whose notifications and response are
-// its own reply.
+// The server side of the transport model (connection.hpp, design/transport.md): a server_session
+// (server::connect) writes what a request emits through connection::write with the request's id
+// in the envelope, the rest without; over real HTTP on loopback, an HTTP session routes each
+// response to the POST that asked by id (two requests in flight in one session, answered out of
+// order), refuses an id already in flight, and sends a server request made during a tools/call
+// on that POST's SSE stream; a stateless POST is a one-message connection whose notifications
+// and response are its own reply.
 #include <gtest/gtest.h>
 
 #include <future>
 #include <mutex>
 #include <thread>
 
-#include "mcp/pump.hpp"
-#include "mcp/server_impl.hpp"
 #include "support/response_gate.hpp"
 #include "tooluse/jsonrpc/framing.hpp"
 #include "tooluse/mcp/http_server.hpp"
@@ -30,22 +28,17 @@ using tooluse::tool_result;
 namespace {
 
 // recording_connection keeps what the server sends, and whether it came as related (with the
-// request id) or not. It stands for the transport; the thing under test is answer().
+// request id) or not. It stands for the transport; the thing under test is server_session.
 class recording_connection : public mcp::connection {
  public:
   struct sent {
     json message;
-    json related;  ///< the request id given to send_related; null for send
+    json related;  ///< the request id in the envelope; null for none
   };
   tooluse::status start(mcp::connection_handlers) override { return {}; }
-  tooluse::status send(const json& m) override {
+  tooluse::status write(const mcp::outgoing& o) override {
     std::lock_guard lock(mu);
-    out.push_back({m, nullptr});
-    return {};
-  }
-  tooluse::status send_related(const json& m, const json& id) override {
-    std::lock_guard lock(mu);
-    out.push_back({m, id});
+    out.push_back({o.message, o.request ? *o.request : json(nullptr)});
     return {};
   }
   void close() override {}
@@ -74,14 +67,13 @@ TEST(mcp_answer, a_requests_messages_are_related_to_its_id_and_the_response_come
     return tool_result::text("done");
   });
   recording_connection conn;
-  auto s = mcp::server_access::open_session(server, [&](const json& m) { (void)conn.send(m); });
-  ASSERT_TRUE(mcp::answer_message(server, s, conn, parse(req(0, "initialize", {{"protocolVersion", "2025-11-25"}}))));
-  ASSERT_TRUE(mcp::answer_message(server, s, conn, parse(notif("notifications/initialized"))));
+  auto s = server.connect(conn);
+  ASSERT_TRUE(s->handle(parse(req(0, "initialize", {{"protocolVersion", "2025-11-25"}}))));
+  ASSERT_TRUE(s->handle(parse(notif("notifications/initialized"))));
   server.log(mcp::log_level::warning, "not tied to a request");
-  ASSERT_TRUE(mcp::answer_message(server, s, conn,
-                          parse(req("call-7", "tools/call",
-                                    {{"name", "chatty"}, {"_meta", {{"progressToken", "tok"}}}}))));
-  mcp::server_access::close_session(server, s);
+  ASSERT_TRUE(s->handle(
+      parse(req("call-7", "tools/call", {{"name", "chatty"}, {"_meta", {{"progressToken", "tok"}}}}))));
+  s->close();
 
   ASSERT_EQ(conn.out.size(), 5u);
   EXPECT_EQ(conn.out[0].related, 0);  // the initialize response

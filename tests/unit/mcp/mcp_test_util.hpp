@@ -1,10 +1,13 @@
 #pragma once
 // Helpers shared by the MCP server unit tests: JSON-RPC messages, the 2026-07-28 `_meta`,
 // the 2025-11-25 handshake over a memory_client, and a string check for -32602 messages
-// (assert the code and the field named, not the exact wording).
+// (assert the code and the field named, not the exact wording), and fn_connection, a
+// connection whose writes go to a function (to drive a server_session directly).
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <string>
+#include <utility>
 
 #include "tooluse/mcp/server.hpp"
 #include "tooluse/mcp/transport.hpp"
@@ -64,5 +67,23 @@ inline bool error_mentions(const std::optional<json>& r, const std::string& word
 inline mcp_tool_handler text_tool(std::string text) {
   return [text](const json&, request_context&) -> tool_outcome { return tool_result::text(text); };
 }
+
+/// fn_connection hands every write to `fn`: the message and the request id of its envelope
+/// (null when related to no request). Its start and close do nothing.
+class fn_connection : public connection {
+ public:
+  using write_fn = std::function<void(const json& message, const json* request)>;
+  explicit fn_connection(write_fn fn = {}) : fn_(std::move(fn)) {}
+  status start(connection_handlers) override { return {}; }
+  status write(const outgoing& out) override {
+    if (fn_) fn_(out.message, out.request);
+    return {};
+  }
+  void close() override {}
+  std::string describe() const override { return "test connection"; }
+
+ private:
+  write_fn fn_;
+};
 
 }  // namespace tooluse::mcp::test

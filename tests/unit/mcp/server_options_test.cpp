@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include "unit/mcp/mcp_test_util.hpp"
-#include "mcp/server_impl.hpp"
 
 namespace mcp = tooluse::mcp;
 namespace jsonrpc = tooluse::jsonrpc;
@@ -34,22 +33,22 @@ TEST(mcp_server_options, runs_inline_only_for_requests_that_never_block) {
   for (const char* m : {"ping", "initialize", "tools/list", "prompts/list", "resources/list",
                         "resources/templates/list", "logging/setLevel", "resources/subscribe",
                         "resources/unsubscribe", "server/discover"})
-    EXPECT_TRUE(mcp::server_access::runs_inline(srv, rq(m))) << m;
+    EXPECT_TRUE(srv.runs_inline(rq(m))) << m;
   for (const char* m : {"prompts/get", "resources/read", "completion/complete", "tasks/result", "tasks/get"})
-    EXPECT_FALSE(mcp::server_access::runs_inline(srv, rq(m))) << m;
-  EXPECT_TRUE(mcp::server_access::runs_inline(srv, rq("tools/call", {{"name", "pure"}})));
-  EXPECT_FALSE(mcp::server_access::runs_inline(srv, rq("tools/call", {{"name", "slowish"}})));
-  EXPECT_FALSE(mcp::server_access::runs_inline(srv, rq("tools/call", {{"name", "own"}})));  // an MCP-level tool may block
-  EXPECT_FALSE(mcp::server_access::runs_inline(srv, rq("tools/call", {{"name", 3}})));
-  EXPECT_FALSE(mcp::server_access::runs_inline(srv, rq("tools/call", json::array())));
-  EXPECT_FALSE(mcp::server_access::runs_inline(srv, rq("tools/call")));
+    EXPECT_FALSE(srv.runs_inline(rq(m))) << m;
+  EXPECT_TRUE(srv.runs_inline(rq("tools/call", {{"name", "pure"}})));
+  EXPECT_FALSE(srv.runs_inline(rq("tools/call", {{"name", "slowish"}})));
+  EXPECT_FALSE(srv.runs_inline(rq("tools/call", {{"name", "own"}})));  // an MCP-level tool may block
+  EXPECT_FALSE(srv.runs_inline(rq("tools/call", {{"name", 3}})));
+  EXPECT_FALSE(srv.runs_inline(rq("tools/call", json::array())));
+  EXPECT_FALSE(srv.runs_inline(rq("tools/call")));
 }
 
 TEST(mcp_server_options, without_a_registry_no_tool_call_runs_inline) {
   mcp::server srv({.name = "i", .version = "1"});
   srv.add_tool({.name = "own"}, text_tool("o"));
-  EXPECT_FALSE(mcp::server_access::runs_inline(srv, rq("tools/call", {{"name", "own"}})));
-  EXPECT_TRUE(mcp::server_access::runs_inline(srv, rq("ping")));
+  EXPECT_FALSE(srv.runs_inline(rq("tools/call", {{"name", "own"}})));
+  EXPECT_TRUE(srv.runs_inline(rq("ping")));
 }
 
 TEST(mcp_server_options, tools_list_in_registration_order_and_declare_task_support) {

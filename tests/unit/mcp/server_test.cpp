@@ -7,7 +7,7 @@
 
 #include "tooluse/mcp/server.hpp"
 #include "tooluse/mcp/transport.hpp"
-#include "mcp/server_impl.hpp"
+#include "unit/mcp/mcp_test_util.hpp"
 
 namespace server_test {
 namespace mcp = tooluse::mcp;
@@ -229,15 +229,17 @@ TEST(mcp_server, registry_change_notifies_initialized_sessions) {
 TEST(mcp_server, server_log_reaches_every_session_every_time) {
   fixture f;
   std::atomic<int> a{0}, b{0};
-  auto sa = mcp::server_access::open_session(f.server, [&](const json&) { ++a; });
-  auto sb = mcp::server_access::open_session(f.server, [&](const json&) { ++b; });
+  mcp::test::fn_connection ca([&](const json&, const json*) { ++a; });
+  mcp::test::fn_connection cb([&](const json&, const json*) { ++b; });
+  auto sa = f.server.connect(ca);
+  auto sb = f.server.connect(cb);
   for (int i = 0; i < 3; ++i) f.server.log(mcp::log_level::error, "message " + std::to_string(i));
   EXPECT_EQ(a.load(), 3);
   EXPECT_EQ(b.load(), 3);
-  mcp::server_access::close_session(f.server, sa);
+  sa->close();
   f.server.log(mcp::log_level::error, "after close");
   EXPECT_EQ(a.load(), 3);
   EXPECT_EQ(b.load(), 4);
-  mcp::server_access::close_session(f.server, sb);
+  sb->close();
 }
 }  // namespace server_test

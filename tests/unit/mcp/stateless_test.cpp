@@ -265,16 +265,16 @@ TEST(mcp_stateless, a_session_request_after_initialize_is_not_stateless) {
 
 TEST(mcp_stateless, is_stateless_request_looks_at_meta_only) {
   using tooluse::jsonrpc::request;
-  EXPECT_TRUE(mcp::server_access::is_stateless_request(request{std::int64_t{1}, "x", json{{"_meta", stateless_meta()}}}));
-  EXPECT_FALSE(mcp::server_access::is_stateless_request(request{std::int64_t{1}, "x", json{{"_meta", "s"}}}));
-  EXPECT_FALSE(mcp::server_access::is_stateless_request(request{std::int64_t{1}, "x", json::array()}));
-  EXPECT_FALSE(mcp::server_access::is_stateless_request(request{std::int64_t{1}, "x", json::object()}));
+  EXPECT_TRUE(mcp::server::is_stateless_request(request{std::int64_t{1}, "x", json{{"_meta", stateless_meta()}}}));
+  EXPECT_FALSE(mcp::server::is_stateless_request(request{std::int64_t{1}, "x", json{{"_meta", "s"}}}));
+  EXPECT_FALSE(mcp::server::is_stateless_request(request{std::int64_t{1}, "x", json::array()}));
+  EXPECT_FALSE(mcp::server::is_stateless_request(request{std::int64_t{1}, "x", json::object()}));
 }
 
 TEST(mcp_stateless, listen_acknowledges_only_what_it_honours) {
   fixture f;
   collector got;
-  auto handle = mcp::server_access::listen(f.server, listen_request({{"toolsListChanged", true}, {"promptsListChanged", false},
+  auto handle = f.server.listen(listen_request({{"toolsListChanged", true}, {"promptsListChanged", false},
                                                 {"bogus", true}, {"resourceSubscriptions", {"mem://r"}}}),
                                 got.fn());
   ASSERT_EQ(got.size(), 1u);
@@ -288,8 +288,8 @@ TEST(mcp_stateless, listen_acknowledges_only_what_it_honours) {
 TEST(mcp_stateless, listeners_get_the_notifications_they_asked_for_until_released) {
   fixture f;
   collector tools, resources;
-  auto h1 = mcp::server_access::listen(f.server, listen_request({{"toolsListChanged", true}}, std::string("sub-a")), tools.fn());
-  auto h2 = mcp::server_access::listen(f.server, listen_request({{"resourceSubscriptions", {"mem://r"}}, {"resourcesListChanged", true}}),
+  auto h1 = f.server.listen(listen_request({{"toolsListChanged", true}}, std::string("sub-a")), tools.fn());
+  auto h2 = f.server.listen(listen_request({{"resourceSubscriptions", {"mem://r"}}, {"resourcesListChanged", true}}),
                             resources.fn());
   f.server.add_tool({.name = "new"}, text_tool("x"));
   f.server.notify_resource_updated("mem://r");

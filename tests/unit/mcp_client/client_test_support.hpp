@@ -30,7 +30,8 @@ class scripted_transport : public client_transport {
     h_ = std::move(h);
     return {};
   }
-  status send(const json& m) override {
+  status write(const outgoing& out) override {
+    const json& m = out.message;
     {
       std::lock_guard lock(mu_);
       sent_.push_back(m);

@@ -10,10 +10,11 @@
 /// design/transport.md says how a message travels, thread by thread.
 ///
 /// Concurrency contract of every connection:
-///   - start() is called once, before any send(); it begins delivery to the handlers.
-///   - send() is thread-safe: each message is written whole (never interleaved with
-///     another), in the order the sends return on one thread. It may block while the
-///     peer is slow to read (stdio: a full pipe); it never waits for the peer's answer.
+///   - start() is called once, before any write(); it begins delivery to the handlers.
+///   - write() (and send(), a write without envelope) is thread-safe: each message is written
+///     whole (never interleaved with another), in the order the writes return on one thread.
+///     It may block while the peer is slow to read (stdio: a full pipe); it never waits for
+///     the peer's answer.
 ///   - on_message is called from the connection's one reading thread, one message at a
 ///     time, in arrival order. A handler that blocks stalls reading: run work that may
 ///     block elsewhere (the server's serve() does; the client answers on its own threads).
@@ -75,37 +76,44 @@ inline constexpr int session_not_found_code = -32001;
 /// header_list is a list of extra HTTP header fields (name, value).
 using header_list = std::vector<std::pair<std::string, std::string>>;
 
+/// outgoing is one message to write and its envelope: what a transport may use beyond the
+/// message itself. A message stream (stdio, in memory) writes the message and ignores the rest.
+/// The envelope borrows: what it refers to must outlive the write() call.
+/// Example: conn.write({.message = progress, .request = &request_id});
+struct outgoing {
+  const json& message;  ///< the JSON-RPC message: a request, notification or response
+  /// request is the id (as in the request) of the request whose handling this message belongs
+  /// to: its progress and log notifications, the requests the server makes while handling it,
+  /// and last its response. Null: it belongs to none (list changes, logs and resource updates
+  /// not tied to a request, a task's messages). The Streamable HTTP server writes a related
+  /// message on that request's POST (its JSON or SSE response), any other on the session's
+  /// GET stream.
+  const json* request = nullptr;
+  /// headers are extra HTTP header fields for this message (2026-07-28 `Mcp-Param-*`), or
+  /// null. The Streamable HTTP client sends them (see carries_headers).
+  const header_list* headers = nullptr;
+};
+
 /// connection moves JSON-RPC messages to and from one peer. See the contract above.
 class connection {
  public:
   virtual ~connection() = default;
 
-  /// start connects (spawns the child, for stdio) and begins delivering incoming messages.
+  /// start connects (spawns the child, for stdio) and begins delivering incoming messages:
+  /// the read side of the connection.
   /// Errors: errc::io_error / errc::network_error naming the peer when it cannot start.
   virtual status start(connection_handlers handlers) = 0;
 
-  /// send delivers one JSON-RPC message (request, notification or response). Replies arrive
-  /// through on_message, whatever the transport (HTTP: in the POST's JSON or SSE body).
-  virtual status send(const json& message) = 0;
+  /// write delivers one JSON-RPC message (request, notification or response) with its
+  /// envelope. Replies arrive through on_message, whatever the transport (HTTP: in the POST's
+  /// JSON or SSE body). Thread-safe (the contract above).
+  /// Errors: the transport's (errc::io_error when the peer is gone, errc::cancelled once closed).
+  virtual status write(const outgoing& out) = 0;
 
-  /// send_related sends a message that belongs to the handling of request `request_id` (the
-  /// id as in the request): its progress and log notifications, the requests the server makes
-  /// while handling it, and last its response (the message without a "method"). A transport
-  /// with a stream per request (the Streamable HTTP server: the POST's JSON or SSE response)
-  /// writes it on that request's stream; the default sends it like send().
-  virtual status send_related(const json& message, const json& request_id) {
-    (void)request_id;
-    return send(message);
-  }
+  /// send writes `message` with an empty envelope: write({.message = message}).
+  status send(const json& message) { return write({.message = message}); }
 
-  /// send_with_headers is send() with extra HTTP headers (2026-07-28 `Mcp-Param-*`); the
-  /// default (transports without headers) ignores them.
-  virtual status send_with_headers(const json& message, const header_list& headers) {
-    (void)headers;
-    return send(message);
-  }
-
-  /// carries_headers tells whether send_with_headers uses its headers (HTTP does). The client
+  /// carries_headers tells whether write() sends outgoing::headers (HTTP does). The client
   /// then drops tools whose `x-mcp-header` annotations are invalid, as 2026-07-28 requires.
   virtual bool carries_headers() const { return false; }
 

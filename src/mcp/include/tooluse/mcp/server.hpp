@@ -4,7 +4,8 @@
 /// resources and templates, prompts, completion and logging, for both protocol eras: the
 /// session revisions (initialize handshake, 2025-03-26 .. 2025-11-25) and the stateless
 /// 2026-07-28 revision (per-request `_meta`, server/discover, multi-round-trip input).
-/// Transports (stdio, Streamable HTTP, in memory) live in transport.hpp and http_server.hpp.
+/// Transports (stdio, Streamable HTTP, in memory) live in transport.hpp and http_server.hpp;
+/// each hands its connections to server::connect (server_session.hpp).
 ///
 /// Example:
 ///   tooluse::tool_registry tools;
@@ -27,14 +28,17 @@
 #include "tooluse/json.hpp"
 #include "tooluse/jsonrpc/message.hpp"
 #include "tooluse/mcp/protocol.hpp"
+#include "tooluse/mcp/server_session.hpp"
 #include "tooluse/mcp/tasks.hpp"
 #include "tooluse/result.hpp"
 #include "tooluse/tools/registry.hpp"
 
 namespace tooluse::mcp {
 
+class connection;
 class session;
 class server;
+class server_session;
 namespace wire {
 struct request_meta;
 }  // namespace wire
@@ -242,56 +246,74 @@ class server {
   /// options returns the options.
   const server_options& options() const;
 
+  // --- serving connections (transports: serve, http_server, one's own) --------------------
+
+  /// connect opens a session over `conn` (server_session.hpp): the transport hands it the
+  /// peer's messages (server_session::handle); what the server sends goes out through
+  /// conn.write, a request's messages with its id in the envelope, the rest (list changes,
+  /// logs and resource updates not tied to a request, a task's messages) without. `conn` is
+  /// not started here (its owner reads it) and must outlive the session.
+  /// Example: `serve(srv, conn)` is connect, then conn.start with on_message calling handle.
+  std::unique_ptr<server_session> connect(connection& conn);
+  /// connect_stateless opens the root of one-message connections (the Streamable HTTP
+  /// server's 2026-07-28 POSTs): requests of many clients, whose ids may collide, so they are
+  /// not tracked by id; each is handled with server_session::handle(m, reply) and answered on
+  /// its own connection; messages not tied to a request are dropped. Closing it stops them all.
+  std::unique_ptr<server_session> connect_stateless();
+
+  /// runs_inline tells whether handling request `r` never blocks, so a transport may run it on
+  /// its reading (I/O) thread: ping, initialize, discover, the lists, logging/setLevel,
+  /// subscribe/unsubscribe, and tools/call of a tool that the executor runs on its fast path
+  /// (exec::executor::runs_inline) and that does not run as a task. Everything else may block
+  /// (tool handlers, prompts, reads, requests to the client) and belongs on a thread that may.
+  bool runs_inline(const jsonrpc::request& r) const;
+
+  /// rejection is a request refused before it is handled: the error response and the HTTP
+  /// status to send it with.
+  struct rejection {
+    jsonrpc::response response;
+    int http_status = 400;
+  };
+  /// stateless_check validates a 2026-07-28 request before it is handled (the `_meta`
+  /// fields, the protocol version); on failure it returns the error response and the HTTP
+  /// status to use. When it passes and `meta` is given, *meta receives the decoded `_meta`.
+  std::optional<rejection> stateless_check(const jsonrpc::request& r,
+                                           wire::request_meta* meta = nullptr) const;
+
+  /// is_stateless_request tells whether a request uses the 2026-07-28 model (its _meta
+  /// carries a protocol version).
+  static bool is_stateless_request(const jsonrpc::request& r);
+
+  /// listen registers a subscriptions/listen stream (2026-07-28): `emit` receives the
+  /// acknowledgement now and matching notifications later, until the returned handle dies.
+  std::shared_ptr<void> listen(const jsonrpc::request& r, std::function<void(const json&)> emit);
+
+  /// stop_cancelled_task stops task `id` if it runs here and its record says cancelled
+  /// (cancelled through another replica sharing the task store). Unknown ids are ignored.
+  void stop_cancelled_task(const std::string& id);
+
   struct impl;
 
  private:
   friend class request_context;
-  /// server_access (src/mcp/server_impl.hpp) is how serve() and the HTTP server reach the
-  /// session plumbing below; applications serve a connection (connection.hpp, http_server.hpp).
-  friend struct server_access;
+  /// server_session (server_session.hpp) is the public face of the session plumbing below.
+  friend class server_session;
 
-  // --- session plumbing (serve, http_server) ----------------------------------------------
-
-  /// open_session creates a session for a connection (stdio, in-memory, an HTTP session).
-  /// `outbound` receives messages not tied to a request (list changes, log messages, resource
-  /// updates, server requests outside a request); it may be empty for now (set_outbound).
+  /// open_session creates a session's state. `outbound` receives messages not tied to a
+  /// request (list changes, log messages, resource updates, server requests outside a
+  /// request); empty: they are dropped.
   std::shared_ptr<session> open_session(std::function<void(const json&)> outbound = {});
   /// close_session ends a session: pending client requests fail, running calls are stopped.
   void close_session(const std::shared_ptr<session>& s);
 
   /// handle_message processes one message of `s`. Requests are answered through `emit`
   /// (related notifications and server requests first, the response last; `emit` is told
-  /// the last message with last = true). Blocks while a handler runs; transports call it
-  /// from a thread that may block. Returns false if the message was a request that gets no
-  /// response (it was cancelled).
+  /// the last message with last = true). Blocks while a handler runs. Returns false if the
+  /// message was a request that gets no response (it was cancelled).
   /// `principal` is the request's authorization context (request_context::principal).
   bool handle_message(const std::shared_ptr<session>& s, const jsonrpc::message& m,
                       const std::function<void(const json& message, bool last)>& emit,
                       std::string_view principal = {});
-
-  /// runs_inline tells whether handling request `r` never blocks, so a transport may run it on
-  /// its reading (I/O) thread: ping, initialize, discover, the lists, logging/setLevel,
-  /// subscribe/unsubscribe, and tools/call of a tool that the executor runs on its fast path
-  /// (exec::executor::runs_inline) and that does not run as a task. Everything else may block (tool handlers,
-  /// prompts, reads, requests to the client) and belongs on a thread that may.
-  bool runs_inline(const jsonrpc::request& r) const;
-
-  /// stateless_check validates a 2026-07-28 request before it is handled (the `_meta`
-  /// fields, the protocol version); on failure it returns the error response and the HTTP
-  /// status to use. When it passes and `meta` is given, *meta receives the decoded `_meta`.
-  struct rejection {
-    jsonrpc::response response;
-    int http_status = 400;
-  };
-  std::optional<rejection> stateless_check(const jsonrpc::request& r, wire::request_meta* meta = nullptr) const;
-
-  /// is_stateless_request tells whether a request uses the 2026-07-28 model (its _meta
-  /// carries a protocol version, or the session has none and the method is not initialize).
-  static bool is_stateless_request(const jsonrpc::request& r);
-
-  /// listen_stream registers a subscriptions/listen stream (2026-07-28): `emit` receives the
-  /// acknowledgement now and matching notifications later, until the returned handle dies.
-  std::shared_ptr<void> listen(const jsonrpc::request& r, std::function<void(const json&)> emit);
 
   std::unique_ptr<impl> impl_;
 };

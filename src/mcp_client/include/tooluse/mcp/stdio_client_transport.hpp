@@ -91,9 +91,9 @@ class stdio_client_transport : public client_transport {
   /// executable, bad cwd); errc::invalid_argument when called twice.
   status start(transport_handlers handlers) override;
 
-  /// send writes one message as a line on the child's stdin.
+  /// write writes one message as a line on the child's stdin (the envelope is not used).
   /// Errors: errc::io_error when the child is gone or not started.
-  status send(const json& message) override;
+  status write(const outgoing& out) override;
 
   /// close closes the child's stdin, waits shutdown_grace, sends SIGTERM to its process group,
   /// waits again, then SIGKILL, and reaps it. Idempotent; on_closed is not called.
