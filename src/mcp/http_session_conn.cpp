@@ -104,7 +104,7 @@ void http_session::done(const json& request_id, const post_reply& reply) {
     }
 }
 
-status http_session::start(connection_handlers h) {
+result<connection_info> http_session::start(connection_handlers h) {
   std::lock_guard lock(mu);
   handlers_ = std::move(h);
   return {};

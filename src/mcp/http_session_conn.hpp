@@ -80,7 +80,7 @@ class http_session : public mcp::connection {
   // connection
   /// start keeps the handlers; the server never reports the end of a session through them
   /// (a session ends by DELETE, expiry or eviction, which the server itself decides).
-  status start(connection_handlers h) override;
+  result<connection_info> start(connection_handlers h) override;
   /// write sends a message related to a request (outgoing::request) on the POST stream of that
   /// request; a message related to none, or to a request whose POST is gone, on the GET stream
   /// (dropped while the client has never opened one; replayed to a client that resumes it).
@@ -131,7 +131,7 @@ class post_connection : public mcp::connection {
  public:
   post_connection(std::shared_ptr<detail::http_connection> c, bool keep_alive, const http_options& options)
       : reply_(std::move(c), keep_alive, nullptr, {}, true, options) {}
-  status start(connection_handlers) override { return {}; }
+  result<connection_info> start(connection_handlers) override { return {}; }
   /// write adds the message to the reply, related to the request or not (there is one).
   status write(const outgoing& out) override;
   void close() override { reply_.finish(); }

@@ -63,7 +63,7 @@ class fd_conn : public connection {
     if (wake_ >= 0) ::close(wake_);
   }
 
-  status start(connection_handlers handlers) override {
+  result<connection_info> start(connection_handlers handlers) override {
     std::lock_guard lock(mu_);
     if (started_) return fail(errc::invalid_argument, name_ + ": start() called twice");
     wake_ = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -165,7 +165,7 @@ memory_end::~memory_end() {
   reap_reader(reader_);
 }
 
-status memory_end::start(connection_handlers handlers) {
+result<connection_info> memory_end::start(connection_handlers handlers) {
   std::lock_guard lock(mu_);
   if (started_) return fail(errc::invalid_argument, name_ + ": start() called twice");
   started_ = true;

@@ -38,7 +38,7 @@ class memory_end : public connection {
              std::string name);
   ~memory_end() override;
 
-  status start(connection_handlers handlers) override;
+  result<connection_info> start(connection_handlers handlers) override;
   status write(const outgoing& out) override;
   void close() override;
   std::string describe() const override { return name_; }

@@ -138,7 +138,7 @@ status serve(server& srv, connection& conn, const stream_options& options) {
   };
   if (auto started = conn.start(std::move(h)); !started) {
     pump.finish();
-    return started;
+    return fail(started.error());
   }
   {
     std::unique_lock lock(mu);
@@ -174,7 +174,9 @@ class served_end : public connection {
     thread_ = std::thread([&srv, options, end = server_end_.get()] { (void)serve(srv, *end, options); });
   }
   ~served_end() override { close(); }
-  status start(connection_handlers h) override { return client_->start(std::move(h)); }
+  result<connection_info> start(connection_handlers h) override {
+    return client_->start(std::move(h));
+  }
   status write(const outgoing& out) override { return client_->write(out); }
   void join_server() {
     if (thread_.joinable() && thread_.get_id() != std::this_thread::get_id()) thread_.join();

@@ -67,8 +67,7 @@ status client::impl::initialize(std::string_view wanted) {
     instructions = r->instructions.value_or("");
     ++generation;
   }
-  transport->set_protocol_version(got);
-  return transport->send(json{{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}});
+  return write(json{{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}});
 }
 
 status client::impl::discover() {
@@ -123,9 +122,8 @@ status client::impl::handshake() {
   if (wanted == "auto" || is_stateless_version(wanted)) {
     {
       std::lock_guard lock(mu);
-      stateless = true;  // the probe carries the per-request _meta
+      stateless = true;  // the probe carries the per-request _meta (and speaks 2026-07-28)
     }
-    transport->set_protocol_version(version_2026_07_28);
     auto st = discover();
     if (!st && st.error().jsonrpc_code == jsonrpc::error_code::unsupported_protocol_version) {
       // A modern server rejected the version: retry once with one it lists (we speak only
@@ -137,13 +135,10 @@ status client::impl::handshake() {
       }
       if (offers(data, version_2026_07_28)) st = discover();
     }
-    if (st) {
-      transport->set_protocol_version(version_2026_07_28);
-      return st;
-    }
+    if (st) return st;
     {
       std::lock_guard lock(mu);
-      stateless = false;
+      stateless = false;  // the fallback's initialize speaks no revision yet
     }
     if (wanted != "auto") return st;
     // Anything but a cancellation means a legacy (or confused) server: fall back.
@@ -151,7 +146,6 @@ status client::impl::handshake() {
     std::string fallback(latest_session_version);
     if (st.error().jsonrpc_code == jsonrpc::error_code::unsupported_protocol_version)
       fallback = newest_session_version(unsupported_data_locked());
-    transport->set_protocol_version("");
     return initialize(fallback);
   }
   if (!is_session_version(wanted))
@@ -181,6 +175,17 @@ std::string client::impl::protocol_version_locked() const {
   return version;
 }
 
+status client::impl::write(const json& message, const json* request,
+                           const header_list* headers) {
+  std::string speaks;
+  {
+    std::lock_guard lock(mu);
+    speaks = stateless ? std::string(version_2026_07_28) : version;
+  }
+  return transport->write(
+      {.message = message, .request = request, .headers = headers, .protocol_version = speaks});
+}
+
 void client::impl::fail_all(const error& e) {
   std::unordered_map<std::string, std::shared_ptr<pending_call>> calls;
   {
@@ -207,7 +212,9 @@ result<std::shared_ptr<client>> client::connect(std::unique_ptr<client_transport
       .on_closed = [raw](const error& e) { raw->on_closed(e); },
       .on_send_failed = [raw](const json& id, const error& e) { raw->on_send_failed(id, e); }};
   auto c = std::make_shared<client>(state);
-  if (auto st = state->transport->start(std::move(handlers)); !st) return fail(st.error());
+  auto info = state->transport->start(std::move(handlers));
+  if (!info) return fail(info.error());
+  state->carries_headers = info->carries_headers;
   std::lock_guard hs(state->handshake_mu);
   if (auto st = state->handshake(); !st) {
     c->close();

@@ -51,7 +51,7 @@ result<std::vector<json>> client::list_tools(const list_options& options) {
   }
   auto tools = list_all(*impl_, "tools/list", "tools", options.call);
   if (!tools) return tools;
-  if (impl_->transport->carries_headers() && stateless()) {
+  if (impl_->carries_headers && stateless()) {
     std::string warnings;
     *tools = valid_header_tools(std::move(*tools), &warnings);
   }
@@ -164,7 +164,7 @@ result<json> client::request(std::string_view method, json params, const call_op
 status client::notify(std::string_view method, json params) {
   json m = {{"jsonrpc", "2.0"}, {"method", std::string(method)}};
   if (!params.is_null()) m["params"] = std::move(params);
-  return impl_->transport->send(m);
+  return impl_->write(m);
 }
 
 }  // namespace tooluse::mcp

@@ -60,6 +60,7 @@ struct client::impl {
   std::atomic<std::int64_t> next_id{1};
   bool closed = false;
   bool closed_reported = false;
+  bool carries_headers = false;  // the transport sends outgoing::headers (its start() said)
 
   // What negotiation learnt (guarded by mu).
   std::string version;
@@ -84,6 +85,10 @@ struct client::impl {
   json client_capabilities() const;
   json stateless_meta() const;
   void fail_all(const error& e);
+  /// write writes `message` through the transport with the revision the client speaks (none
+  /// before the handshake settled one) and the rest of the envelope.
+  status write(const json& message, const json* request = nullptr,
+               const header_list* headers = nullptr);
 
   // client_request.cpp
   result<json> request(std::string_view method, json params, const call_options& options);

@@ -278,14 +278,14 @@ void client::impl::on_server_request(const json& message) {
           r.error().jsonrpc_code ? r.error().jsonrpc_code : jsonrpc::error_code::internal_error;
       reply = error_response(id, code, r.error().message);
     }
-    (void)transport->send(reply);
+    (void)write(reply);
   });
   if (started) return;
   {
     std::lock_guard lock(mu);
     incoming.erase(key);
   }
-  (void)transport->send(error_response(
+  (void)write(error_response(
       id, jsonrpc::error_code::internal_error,
       limit_error("the server's requests handled at once", "mcp::client_options::max_server_requests",
                   static_cast<unsigned long long>(options.max_server_requests))

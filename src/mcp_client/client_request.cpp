@@ -100,9 +100,9 @@ result<json> client::impl::round_trip(std::string_view method, json params,
     std::lock_guard lock(mu);
     if (closed) return fail(errc::cancelled, transport->describe() + ": the client is closed");
     pending[key] = call;
-    if (sl && transport->carries_headers()) headers = param_headers(method, params);
+    if (sl && carries_headers) headers = param_headers(method, params);
   }
-  if (auto st = transport->write({.message = msg, .headers = &headers}); !st) {
+  if (auto st = write(msg, nullptr, &headers); !st) {
     std::lock_guard lock(mu);
     pending.erase(key);
     span.set_error(st.error().message, std::string(to_string(st.error().code)));
@@ -152,18 +152,17 @@ result<json> client::impl::wait_for(const std::string& key, const json& id, std:
     }
   }
   if (gave_up) {
-    bool sl;
     {
       std::lock_guard lock(mu);
       pending.erase(key);
-      sl = stateless;
     }
-    // 2026-07-28 over HTTP: closing the response stream is the cancellation.
-    if (!sl || !transport->carries_headers())
-      (void)transport->send(json{{"jsonrpc", "2.0"},
-                                 {"method", "notifications/cancelled"},
-                                 {"params", {{"requestId", id}, {"reason", gave_up->message}}}});
-    transport->abandon(id);
+    // The cancellation names its request in the envelope too: the transport stops waiting for
+    // the response (HTTP closes its stream, which under 2026-07-28 is the cancellation itself;
+    // stdio counts a request left unanswered).
+    (void)write(json{{"jsonrpc", "2.0"},
+                     {"method", "notifications/cancelled"},
+                     {"params", {{"requestId", id}, {"reason", gave_up->message}}}},
+                &id);
     return fail(*gave_up);
   }
   std::lock_guard lock(call->mu);

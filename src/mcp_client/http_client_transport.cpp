@@ -73,22 +73,30 @@ class http_transport final : public client_transport {
   }
   ~http_transport() override { close(); }
 
-  status start(transport_handlers h) override {
+  result<connection_info> start(transport_handlers h) override {
     h_ = std::move(h);
-    return {};
+    return connection_info{.carries_headers = true};
   }
   status write(const outgoing& out) override;
-  bool carries_headers() const override { return true; }
-  void abandon(const json& id) override {
-    std::lock_guard lock(mu_);
-    if (auto it = inflight_.find(id.dump()); it != inflight_.end()) it->second.request_stop();
-  }
-  void set_protocol_version(std::string_view v) override;
   void close() override;
   std::string describe() const override { return opts_.url; }
 
  private:
-  http::request make_request(std::string method, const json* body, const header_list& extra);
+  // make_request builds one request to the endpoint; `version` is its MCP-Protocol-Version
+  // (none when empty).
+  http::request make_request(std::string method, const json* body, const header_list& extra,
+                             std::string_view version);
+  // post_cancellation posts a notifications/cancelled from a thread of its own; `gives_up`,
+  // when not null, is the request it cancels, whose response stream is closed.
+  status post_cancellation(http::request req, const json* gives_up, std::string_view version);
+  // speak records the revision of the latest write (for our GET and DELETE) and opens the
+  // session's GET stream at the first write under a handshake revision with a session; false
+  // once closed.
+  bool speak(std::string_view version);
+  std::string version() {
+    std::lock_guard lock(mu_);
+    return version_;
+  }
   void run_post(http::request req, json id, bool had_session, std::stop_token stop);
   void resume(stream& s, std::stop_token stop, bool had_session);
   http::send_options stream_options(stream& s, int& status, std::string& body, bool& sse,
@@ -164,26 +172,18 @@ class http_transport final : public client_transport {
 };
 
 http::request http_transport::make_request(std::string method, const json* body,
-                                           const header_list& extra) {
+                                           const header_list& extra, std::string_view version) {
   http::request req{.method = std::move(method), .url = opts_.url};
   req.connect_timeout = opts_.connect_timeout;
   req.read_timeout = opts_.idle_timeout;
   req.total_timeout = opts_.max_stream_duration;
   req.max_response_bytes = 0;  // SSE streams may carry many messages: bounded per message
   req.max_header_bytes = std::min<std::size_t>(req.max_header_bytes, opts_.max_message_bytes);
-  std::string version;
   {
     std::lock_guard lock(mu_);
     if (!session_.empty()) req.headers.push_back({"Mcp-Session-Id", session_});
-    version = version_;
   }
-  if (body && body->is_object() && body->contains("params") && (*body)["params"].is_object()) {
-    const json& p = (*body)["params"];
-    if (p.contains("_meta") && p["_meta"].is_object() &&
-        p["_meta"].contains(meta_protocol_version) && p["_meta"][meta_protocol_version].is_string())
-      version = p["_meta"][meta_protocol_version].get<std::string>();
-  }
-  if (!version.empty()) req.headers.push_back({"MCP-Protocol-Version", version});
+  if (!version.empty()) req.headers.push_back({"MCP-Protocol-Version", std::string(version)});
   if (body) {
     req.headers.push_back({"Content-Type", "application/json"});
     req.headers.push_back({"Accept", "application/json, text/event-stream"});
@@ -232,15 +232,50 @@ result<bool> http_transport::challenged(int status, const std::vector<http::head
   return *again;
 }
 
+bool http_transport::speak(std::string_view version) {
+  bool start_get = false;
+  {
+    std::lock_guard lock(mu_);
+    if (closed_) return false;
+    version_ = std::string(version);
+    start_get = is_session_version(version) && opts_.open_get_stream && !session_.empty() &&
+                !get_started_;
+    get_started_ |= start_get;
+  }
+  if (start_get) spawn([this](std::stop_token st) { run_get_stream(st); }, get_stop_);
+  return true;
+}
+
+status http_transport::post_cancellation(http::request req, const json* gives_up,
+                                         std::string_view version) {
+  // The caller has given up on the request already: its cancellation must not hold it behind a
+  // peer that trickles or never answers. It is sent from its own thread, which close() stops.
+  // Under 2026-07-28 closing the request's response stream is the cancellation: nothing is posted.
+  if (!gives_up || !is_stateless_version(version)) {
+    req.total_timeout = std::chrono::seconds(30);
+    spawn(
+        [this, req = std::move(req)](std::stop_token st) {
+          http::send_options so;
+          so.stop = st;
+          (void)send_(req, so);  // best effort: a lost cancellation only costs the peer work
+        },
+        notify_stop_);
+  }
+  if (gives_up) {
+    std::lock_guard lock(mu_);
+    auto it = inflight_.find(gives_up->dump());
+    if (it != inflight_.end()) it->second.request_stop();
+  }
+  return {};
+}
+
 status http_transport::write(const outgoing& out) {
   static const header_list no_headers;
   const json& m = out.message;
   const header_list& extra = out.headers ? *out.headers : no_headers;
-  {
-    std::lock_guard lock(mu_);
-    if (closed_) return fail(errc::cancelled, opts_.url + ": the connection is closed");
-  }
-  auto req = make_request("POST", &m, extra);
+  if (!speak(out.protocol_version))
+    return fail(errc::cancelled, opts_.url + ": the connection is closed");
+  auto req = make_request("POST", &m, extra, out.protocol_version);
   bool had_session = false;
   for (const auto& h : req.headers) had_session |= h.name == "Mcp-Session-Id";
   const bool is_request = m.contains("method") && m.contains("id") && !m["id"].is_null();
@@ -260,19 +295,8 @@ status http_transport::write(const outgoing& out) {
         source);
     return {};
   }
-  if (m.is_object() && m.value("method", "") == "notifications/cancelled") {
-    // The caller has given up on the request already: its cancellation must not hold it behind a
-    // peer that trickles or never answers. It is sent from its own thread, which close() stops.
-    req.total_timeout = std::chrono::seconds(30);
-    spawn(
-        [this, req = std::move(req)](std::stop_token st) {
-          http::send_options so;
-          so.stop = st;
-          (void)send_(req, so);  // best effort: a lost cancellation only costs the peer work
-        },
-        notify_stop_);
-    return {};
-  }
+  if (m.is_object() && m.value("method", "") == "notifications/cancelled")
+    return post_cancellation(std::move(req), out.request, out.protocol_version);
   req.total_timeout = std::chrono::seconds(30);
   auto r = send_(req, {});
   for (int attempt = 0; r && attempt < 3; ++attempt) {
@@ -381,7 +405,7 @@ void http_transport::run_post(http::request req, json id, bool had_session, std:
 }
 
 http_transport::stream_get http_transport::get_stream(stream& s, std::stop_token stop) {
-  auto req = make_request("GET", nullptr, {});
+  auto req = make_request("GET", nullptr, {}, version());
   if (!s.parser.last_event_id().empty())
     req.headers.push_back({"Last-Event-ID", s.parser.last_event_id()});
   stream_get g;
@@ -439,20 +463,6 @@ void http_transport::run_get_stream(std::stop_token stop) {
   }
 }
 
-void http_transport::set_protocol_version(std::string_view v) {
-  bool start_get = false;
-  {
-    std::lock_guard lock(mu_);
-    version_ = std::string(v);
-    if (is_session_version(v) && opts_.open_get_stream && !session_.empty() && !get_started_ &&
-        !closed_) {
-      get_started_ = true;
-      start_get = true;
-    }
-  }
-  if (start_get) spawn([this](std::stop_token st) { run_get_stream(st); }, get_stop_);
-}
-
 void http_transport::spawn(std::function<void(std::stop_token)> fn, std::stop_source source) {
   auto done = std::make_shared<std::atomic<bool>>(false);
   std::lock_guard lock(mu_);
@@ -473,7 +483,7 @@ void http_transport::spawn(std::function<void(std::stop_token)> fn, std::stop_so
 
 void http_transport::close() {
   std::list<std::pair<std::jthread, std::shared_ptr<std::atomic<bool>>>> threads;
-  std::string session;
+  std::string session, version;
   {
     std::lock_guard lock(mu_);
     if (closed_) return;
@@ -483,11 +493,12 @@ void http_transport::close() {
     notify_stop_.request_stop();
     threads.swap(threads_);
     session = session_;
+    version = version_;
   }
   cv_.notify_all();
   for (auto& [t, d] : threads) t.join();
   if (session.empty()) return;
-  auto req = make_request("DELETE", nullptr, {});
+  auto req = make_request("DELETE", nullptr, {}, version);
   req.total_timeout = std::chrono::seconds(5);
   (void)send_(req, {});  // best effort: the server may have gone already
 }

@@ -230,6 +230,26 @@ void join_or_detach(std::thread& t) {
   else t.join();
 }
 
+// given_up counts a request the client gave up on; max_unanswered of them in a row, with no
+// message from the child meanwhile, kill it.
+void given_up(const stdio_state_ptr& s) {
+  {
+    std::lock_guard lock(s->mutex);
+    if (s->options.max_unanswered <= 0 || s->closing || !s->started || s->pid <= 0) return;
+    if (++s->unanswered < s->options.max_unanswered || !s->killed_reason.empty()) return;
+    s->killed_reason = s->label + " stopped answering: " + std::to_string(s->unanswered) +
+                       " requests in a row got no reply (stdio_server_options::max_unanswered = " +
+                       std::to_string(s->options.max_unanswered) + "), so it was killed";
+  }
+  s->log(s->killed_reason);
+  // SIGTERM now, SIGKILL after the grace period, off the caller's thread; the stdout reader
+  // then sees the end of the pipe and reports the exit through on_closed.
+  std::thread([s] {
+    s->reaper.signal_group(SIGTERM);
+    if (!s->reaper.wait_for(s->options.shutdown_grace)) s->reaper.signal_group(SIGKILL);
+  }).detach();
+}
+
 }  // namespace
 
 stdio_client_transport::stdio_client_transport(stdio_server_options options)
@@ -244,7 +264,7 @@ stdio_client_transport::stdio_client_transport(stdio_server_options options)
 
 stdio_client_transport::~stdio_client_transport() { close(); }
 
-status stdio_client_transport::start(transport_handlers handlers) {
+result<connection_info> stdio_client_transport::start(transport_handlers handlers) {
   auto& s = *state_;
   {
     std::lock_guard lock(s.mutex);
@@ -274,6 +294,9 @@ status stdio_client_transport::write(const outgoing& out) {
     std::lock_guard lock(s.write_mutex);
     err = s.stdin_fd < 0 ? EPIPE : detail::write_all(s.stdin_fd, line);
   }
+  if (out.request && out.message.is_object() &&
+      out.message.value("method", "") == "notifications/cancelled")
+    given_up(state_);
   if (err == 0) return {};
   if (err == EPIPE) {
     // The child is gone or going: say how it ended rather than "broken pipe".
@@ -302,25 +325,6 @@ void stdio_client_transport::close() {
   }
   join_or_detach(s.out_thread);
   join_or_detach(s.err_thread);
-}
-
-void stdio_client_transport::abandon(const json&) {
-  auto s = state_;
-  {
-    std::lock_guard lock(s->mutex);
-    if (s->options.max_unanswered <= 0 || s->closing || !s->started || s->pid <= 0) return;
-    if (++s->unanswered < s->options.max_unanswered || !s->killed_reason.empty()) return;
-    s->killed_reason = s->label + " stopped answering: " + std::to_string(s->unanswered) +
-                       " requests in a row got no reply (stdio_server_options::max_unanswered = " +
-                       std::to_string(s->options.max_unanswered) + "), so it was killed";
-  }
-  s->log(s->killed_reason);
-  // SIGTERM now, SIGKILL after the grace period, off the caller's thread; the stdout reader
-  // then sees the end of the pipe and reports the exit through on_closed.
-  std::thread([s] {
-    s->reaper.signal_group(SIGTERM);
-    if (!s->reaper.wait_for(s->options.shutdown_grace)) s->reaper.signal_group(SIGKILL);
-  }).detach();
 }
 
 std::string stdio_client_transport::describe() const { return state_->label; }

@@ -25,9 +25,9 @@ namespace mcp = tooluse::mcp;
 // tools the fuzzer chose, everything else gets an empty result.
 class fuzz_transport : public mcp::client_transport {
  public:
-  tooluse::status start(mcp::transport_handlers h) override {
+  tooluse::result<mcp::connection_info> start(mcp::transport_handlers h) override {
     h_ = std::move(h);
-    return {};
+    return mcp::connection_info{.carries_headers = true};  // as HTTP: x-mcp-header rules apply
   }
   tooluse::status write(const mcp::outgoing& out) override {
     const json& m = out.message;
@@ -44,7 +44,6 @@ class fuzz_transport : public mcp::client_transport {
     h_.on_message({{"jsonrpc", "2.0"}, {"id", m["id"]}, {"result", result}});
     return {};
   }
-  bool carries_headers() const override { return true; }
   void close() override {}
   std::string describe() const override { return "fuzz server"; }
 

@@ -282,7 +282,13 @@ TEST(HostileStdioChild, AServerThatStopsAnsweringIsKilledWithSigkillAfterSigterm
   ASSERT_TRUE(seen.wait([&] { return !seen.messages.empty(); })) << "the child did not start";
   for (int id = 1; id <= 3; ++id) {
     ASSERT_TRUE(t.send(json{{"jsonrpc", "2.0"}, {"id", id}, {"method", "ping"}}));
-    t.abandon(id);  // what the client does when its request deadline passes
+    // What the client does when its request deadline passes: the cancellation names the
+    // request it gives up on in the envelope.
+    const json request_id = id;
+    const json cancel = {{"jsonrpc", "2.0"},
+                         {"method", "notifications/cancelled"},
+                         {"params", {{"requestId", id}, {"reason", "timed out"}}}};
+    ASSERT_TRUE(t.write({.message = cancel, .request = &request_id}));
   }
   ASSERT_TRUE(seen.wait([&] { return seen.closed.has_value(); })) << "the hung child was not killed";
   auto e = t.exit_status();

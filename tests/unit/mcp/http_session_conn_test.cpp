@@ -35,7 +35,7 @@ class recording_connection : public mcp::connection {
     json message;
     json related;  ///< the request id in the envelope; null for none
   };
-  tooluse::status start(mcp::connection_handlers) override { return {}; }
+  tooluse::result<mcp::connection_info> start(mcp::connection_handlers) override { return {}; }
   tooluse::status write(const mcp::outgoing& o) override {
     std::lock_guard lock(mu);
     out.push_back({o.message, o.request ? *o.request : json(nullptr)});

@@ -74,7 +74,7 @@ class fn_connection : public connection {
  public:
   using write_fn = std::function<void(const json& message, const json* request)>;
   explicit fn_connection(write_fn fn = {}) : fn_(std::move(fn)) {}
-  status start(connection_handlers) override { return {}; }
+  result<connection_info> start(connection_handlers) override { return {}; }
   status write(const outgoing& out) override {
     if (fn_) fn_(out.message, out.request);
     return {};

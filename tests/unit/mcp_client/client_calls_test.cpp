@@ -133,6 +133,15 @@ TEST(mcp_client_calls, timeout_sends_notifications_cancelled) {
       [](const json& m) { return m.value("method", "") == "notifications/cancelled"; });
   ASSERT_TRUE(call && cancel);
   EXPECT_EQ((*cancel)["params"]["requestId"], (*call)["id"]);
+  // The envelope names the request given up on: HTTP closes its stream, stdio counts it.
+  auto sent = raw->sent();
+  auto envelopes = raw->envelopes();
+  ASSERT_EQ(sent.size(), envelopes.size());
+  for (std::size_t i = 0; i < sent.size(); ++i) {
+    if (sent[i].value("method", "") != "notifications/cancelled") continue;
+    EXPECT_EQ(envelopes[i].request, (*call)["id"]);
+    EXPECT_EQ(envelopes[i].protocol_version, "2025-11-25");
+  }
 }
 
 TEST(mcp_client_calls, crash_fails_calls_in_flight_and_reports_it) {

@@ -173,7 +173,7 @@ namespace {
 class refuses_to_start : public scripted_transport {
  public:
   refuses_to_start() : scripted_transport([](const json&, scripted_transport&) {}) {}
-  tooluse::status start(mcp::transport_handlers) override {
+  tooluse::result<mcp::connection_info> start(mcp::transport_handlers) override {
     return tooluse::fail(errc::io_error, "cannot start the scripted server: no such program");
   }
 };

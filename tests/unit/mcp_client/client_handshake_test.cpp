@@ -67,6 +67,28 @@ TEST(mcp_client_handshake, fallback_over_a_scripted_legacy_server_sends_initiali
   EXPECT_EQ(sent[2]["method"], "notifications/initialized");
 }
 
+TEST(mcp_client_handshake, each_write_states_the_revision_the_client_speaks_then) {
+  auto t = std::make_unique<scripted_transport>(legacy_script([](const json&) {
+    return json{{"tools", json::array()}};
+  }));
+  auto* raw = t.get();
+  auto c = mcp::client::connect(std::move(t), {});
+  ASSERT_TRUE(c) << c.error().what();
+  ASSERT_TRUE((*c)->list_tools());
+  auto sent = raw->sent();
+  auto envelopes = raw->envelopes();
+  ASSERT_EQ(sent.size(), 4u);
+  EXPECT_EQ(sent[0]["method"], "server/discover");  // the probe speaks 2026-07-28
+  EXPECT_EQ(envelopes[0].protocol_version, "2026-07-28");
+  EXPECT_EQ(sent[1]["method"], "initialize");  // the fallback speaks none yet
+  EXPECT_EQ(envelopes[1].protocol_version, "");
+  EXPECT_EQ(sent[2]["method"], "notifications/initialized");  // then what initialize settled
+  EXPECT_EQ(envelopes[2].protocol_version, "2025-11-25");
+  EXPECT_EQ(sent[3]["method"], "tools/list");
+  EXPECT_EQ(envelopes[3].protocol_version, "2025-11-25");
+  for (const auto& e : envelopes) EXPECT_TRUE(e.request.is_null());
+}
+
 TEST(mcp_client_handshake, forcing_a_stateless_revision_fails_against_a_legacy_server) {
   auto c = mcp::client::connect(std::make_unique<scripted_transport>(legacy_script()),
                                 {.protocol_version = "2026-07-28"});

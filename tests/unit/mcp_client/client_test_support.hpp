@@ -20,13 +20,19 @@
 namespace tooluse::mcp::testing {
 
 // scripted_transport hands every message the client sends to `script`, which answers by
-// calling deliver() (synchronously or later, from any thread).
+// calling deliver() (synchronously or later, from any thread). It keeps each message's
+// envelope too (`request`, `protocol_version`).
 class scripted_transport : public client_transport {
  public:
+  // envelope is what a write carried beside its message.
+  struct envelope {
+    json request;  // the id in outgoing::request; null: none
+    std::string protocol_version;
+  };
   using script_fn = std::function<void(const json& message, scripted_transport& t)>;
   explicit scripted_transport(script_fn script) : script_(std::move(script)) {}
 
-  status start(transport_handlers h) override {
+  result<connection_info> start(transport_handlers h) override {
     h_ = std::move(h);
     return {};
   }
@@ -35,6 +41,8 @@ class scripted_transport : public client_transport {
     {
       std::lock_guard lock(mu_);
       sent_.push_back(m);
+      envelopes_.push_back(
+          {out.request ? *out.request : json(), std::string(out.protocol_version)});
     }
     cv_.notify_all();
     script_(m, *this);
@@ -50,6 +58,11 @@ class scripted_transport : public client_transport {
   std::vector<json> sent() {
     std::lock_guard lock(mu_);
     return sent_;
+  }
+  // envelopes returns the envelopes of what the client sent so far, in the order of sent().
+  std::vector<envelope> envelopes() {
+    std::lock_guard lock(mu_);
+    return envelopes_;
   }
   // wait_for_sent blocks until a sent message satisfies `pred` (10 s bound); returns it.
   std::optional<json> wait_for_sent(const std::function<bool(const json&)>& pred) {
@@ -69,6 +82,7 @@ class scripted_transport : public client_transport {
   std::mutex mu_;
   std::condition_variable cv_;
   std::vector<json> sent_;
+  std::vector<envelope> envelopes_;
 };
 
 // answer_legacy answers the basic handshake of a 2025 server: discover is unknown (-32601),

@@ -2,7 +2,9 @@
 // server of tests/support answers each request as the test says): answers that are not
 // JSON-RPC, HTTP error statuses, a session the server forgot, nothing listening, SSE streams
 // that end early, resumption that keeps failing or is refused, batches, malformed events, the
-// standalone GET stream, and use after close.
+// standalone GET stream, use after close, and the envelope: each write's revision is its
+// MCP-Protocol-Version (the latest one that of GET and DELETE), and a cancellation written with
+// the id of its request closes that request's stream.
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
@@ -10,8 +12,10 @@
 #include <unistd.h>
 
 #include <condition_variable>
+#include <functional>
 #include <map>
 #include <mutex>
+#include <thread>
 
 #include "support/fake_llm_server.hpp"
 #include "tooluse/mcp/http_client_transport.hpp"
@@ -383,9 +387,11 @@ TEST_F(http_peer, the_get_stream_brings_server_messages_and_resumes_until_refuse
     return {.status = 200, .body = ""};  // the DELETE on close
   });
   connect();
-  ASSERT_TRUE(t->send(request(1)));
+  ASSERT_TRUE(t->send(request(1)));  // initialize: no revision yet
   ASSERT_TRUE(got.wait_messages(1));
-  t->set_protocol_version("2025-06-18");
+  // The first write under a handshake revision, with a session, opens the GET stream.
+  const json initialized = notification("notifications/initialized");
+  ASSERT_TRUE(t->write({.message = initialized, .protocol_version = "2025-06-18"}));
   ASSERT_TRUE(got.wait_messages(2));
   EXPECT_EQ(got.messages[1]["method"], "notifications/tools/list_changed");
   {
@@ -411,7 +417,9 @@ TEST_F(http_peer, no_get_stream_is_opened_without_a_session_or_when_turned_off) 
   connect();
   ASSERT_TRUE(t->send(request(1)));
   ASSERT_TRUE(got.wait_messages(1));
-  t->set_protocol_version("2025-06-18");  // no session: nothing to attach a GET stream to
+  const json initialized = notification("notifications/initialized");
+  // No session: nothing to attach a GET stream to.
+  ASSERT_TRUE(t->write({.message = initialized, .protocol_version = "2025-06-18"}));
   t->close();
   EXPECT_TRUE(with_method("GET").empty());
   EXPECT_TRUE(with_method("DELETE").empty());  // and no session to delete
@@ -434,7 +442,110 @@ TEST(mcp_http_transport_errors, a_url_that_is_not_http_is_refused_when_made) {
                std::invalid_argument);
   auto ok = mcp::make_http_client_transport({.url = "https://example.test/mcp"});
   EXPECT_EQ(ok->describe(), "https://example.test/mcp");
-  EXPECT_TRUE(ok->carries_headers());
+  auto info = ok->start({});  // sends nothing
+  ASSERT_TRUE(info);
+  EXPECT_TRUE(info->carries_headers);
+}
+
+TEST_F(http_peer, each_write_states_its_revision_and_the_latest_serves_the_delete) {
+  peer.set_responder([](const recorded_request& r) -> scripted_response {
+    json m = r.json_body();
+    if (r.method == "POST" && m.contains("id"))
+      return {.headers = {{"Mcp-Session-Id", "s-v"}},
+              .body = reply_to(m["id"].get<int>()).dump()};
+    return {.status = 200, .body = ""};  // a notification, and the DELETE on close
+  });
+  connect({.open_get_stream = false});
+  ASSERT_TRUE(t->send(request(1, "initialize")));
+  ASSERT_TRUE(got.wait_messages(1));
+  const json initialized = notification("notifications/initialized");
+  ASSERT_TRUE(t->write({.message = initialized, .protocol_version = "2025-11-25"}));
+  const json list = request(2);
+  ASSERT_TRUE(t->write({.message = list, .protocol_version = "2025-11-25"}));
+  ASSERT_TRUE(got.wait_messages(2));
+  t->close();
+  auto posts = with_method("POST");
+  ASSERT_EQ(posts.size(), 3u);
+  EXPECT_EQ(posts[0].header("MCP-Protocol-Version"), "");  // initialize carries none
+  EXPECT_EQ(posts[1].header("MCP-Protocol-Version"), "2025-11-25");
+  EXPECT_EQ(posts[2].header("MCP-Protocol-Version"), "2025-11-25");
+  EXPECT_EQ(posts[2].header("Mcp-Method"), "");  // a handshake revision: no 2026-07-28 headers
+  auto deletes = with_method("DELETE");
+  ASSERT_EQ(deletes.size(), 1u);
+  EXPECT_EQ(deletes[0].header("MCP-Protocol-Version"), "2025-11-25");
+}
+
+// stalled_post stands in for the network for one request, "slow", whose POST it holds until
+// the transport stops it; everything else goes to the peer.
+struct stalled_post {
+  std::mutex mu;
+  std::condition_variable_any cv;
+  bool started = false, stopped = false;
+
+  tooluse::http::transport sender() {
+    return [this](const tooluse::http::request& req, const tooluse::http::send_options& so)
+               -> tooluse::result<tooluse::http::response> {
+      if (req.body.find("\"slow\"") == std::string::npos) return tooluse::http::send(req, so);
+      std::unique_lock lock(mu);
+      started = true;
+      cv.notify_all();
+      cv.wait_for(lock, so.stop, 20s, [] { return false; });
+      stopped = so.stop.stop_requested();
+      cv.notify_all();
+      return tooluse::fail(errc::cancelled, "stopped");
+    };
+  }
+  bool wait(bool stalled_post::*flag) {
+    std::unique_lock lock(mu);
+    return cv.wait_for(lock, 20s, [&] { return this->*flag; });
+  }
+};
+
+json cancellation(const json& id) {
+  return {{"jsonrpc", "2.0"},
+          {"method", "notifications/cancelled"},
+          {"params", {{"requestId", id}, {"reason", "timed out"}}}};
+}
+
+bool eventually(const std::function<bool()>& done) {
+  for (int i = 0; i < 2000 && !done(); ++i) std::this_thread::sleep_for(10ms);
+  return done();
+}
+
+TEST_F(http_peer, giving_up_on_a_request_closes_its_stream_and_posts_the_cancellation) {
+  stalled_post net;
+  connect({.open_get_stream = false, .sender = net.sender()});
+  const json id = 5, slow = request(5, "slow");
+  ASSERT_TRUE(t->write({.message = slow, .protocol_version = "2025-11-25"}));
+  ASSERT_TRUE(net.wait(&stalled_post::started));
+  // A cancellation that names no request in its envelope (a user's notify) is only posted.
+  const json plain = cancellation(id);
+  ASSERT_TRUE(t->write({.message = plain, .protocol_version = "2025-11-25"}));
+  ASSERT_TRUE(eventually([&] { return with_method("POST").size() == 1; }));
+  {
+    std::lock_guard lock(net.mu);
+    EXPECT_FALSE(net.stopped);
+  }
+  ASSERT_TRUE(t->write({.message = plain, .request = &id, .protocol_version = "2025-11-25"}));
+  EXPECT_TRUE(net.wait(&stalled_post::stopped)) << "the request's POST was not stopped";
+  ASSERT_TRUE(eventually([&] { return with_method("POST").size() == 2; }));
+  EXPECT_EQ(with_method("POST")[1].header("MCP-Protocol-Version"), "2025-11-25");
+  t->close();
+  std::lock_guard lock(got.mu);
+  EXPECT_TRUE(got.failed.empty());  // given up: its end is not reported as a failure
+}
+
+TEST_F(http_peer, under_2026_07_28_closing_the_stream_is_the_cancellation) {
+  stalled_post net;
+  connect({.sender = net.sender()});
+  const json id = 6, slow = request(6, "slow");
+  ASSERT_TRUE(t->write({.message = slow, .protocol_version = "2026-07-28"}));
+  ASSERT_TRUE(net.wait(&stalled_post::started));
+  const json cancel = cancellation(id);
+  ASSERT_TRUE(t->write({.message = cancel, .request = &id, .protocol_version = "2026-07-28"}));
+  EXPECT_TRUE(net.wait(&stalled_post::stopped)) << "the request's POST was not stopped";
+  t->close();  // joins every thread of the transport: a cancellation would have been posted
+  EXPECT_TRUE(peer.requests().empty());
 }
 
 }  // namespace

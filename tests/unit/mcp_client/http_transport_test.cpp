@@ -1,6 +1,6 @@
 // Streamable HTTP client transport against tooluse's own server on loopback: a forgotten
-// session is re-initialised, a cut SSE stream is resumed with Last-Event-ID, close DELETEs the
-// session, bearer tokens and custom headers are sent, 2026-07-28 request headers are mirrored.
+// session is re-initialised, a cut SSE stream is resumed with Last-Event-ID, the negotiated
+// revision is sent after initialize, close DELETEs the session, bearer tokens and custom headers are sent, 2026-07-28 request headers are mirrored.
 
 #include <gtest/gtest.h>
 
@@ -109,6 +109,23 @@ TEST(mcp_http_transport, cut_sse_stream_is_resumed_with_last_event_id) {
     if (req.method == "GET")
       last_event_id = http::find_header(req.headers, "Last-Event-ID").value_or("");
   EXPECT_FALSE(last_event_id.empty());
+}
+
+TEST(mcp_http_transport, the_negotiated_revision_is_sent_after_initialize) {
+  http_fixture f;
+  add_text_tool(f.srv, "hello", "hi");
+  ASSERT_TRUE(f.start());
+  recorder rec;
+  auto c = mcp::client::connect(f.transport({.open_get_stream = false, .sender = rec.sender()}),
+                                {.protocol_version = "2025-06-18"});
+  ASSERT_TRUE(c) << c.error().what();
+  ASSERT_TRUE((*c)->list_tools());
+  auto all = rec.all();
+  ASSERT_EQ(all.size(), 3u);  // initialize, notifications/initialized, tools/list
+  EXPECT_EQ(count_method({all[0]}, "initialize"), 1);
+  EXPECT_FALSE(http::find_header(all[0].headers, "MCP-Protocol-Version").has_value());
+  for (std::size_t i : {1u, 2u})
+    EXPECT_EQ(http::find_header(all[i].headers, "MCP-Protocol-Version"), "2025-06-18") << i;
 }
 
 TEST(mcp_http_transport, close_deletes_the_session) {

@@ -1,10 +1,12 @@
 // stdio_client_transport's edges against real children (small shell scripts): starting twice,
 // sending before start and after close, stdout lines that are blank, scalar or over the limit,
 // a last line without a newline, stderr lines over their limit, the stderr tail kept for the
-// exit report, and the names a transport describes itself by.
+// exit report, which writes count as a request given up (max_unanswered), and the names a
+// transport describes itself by.
 #include <gtest/gtest.h>
 
 #include <condition_variable>
+#include <csignal>
 #include <mutex>
 
 #include "tooluse/mcp/stdio_client_transport.hpp"
@@ -185,6 +187,32 @@ TEST(stdio_transport_edges, a_child_killed_by_a_signal_is_reported_so) {
   EXPECT_TRUE(contains(s.closed->message, "dying"));
   ASSERT_TRUE(t.exit_status());
   EXPECT_EQ(t.exit_status()->signal, 9);
+}
+
+TEST(stdio_transport_edges, only_a_cancellation_naming_its_request_counts_as_given_up) {
+  seen s;
+  auto o = shell("exec cat >/dev/null", s);  // reads everything, answers nothing
+  o.max_unanswered = 2;
+  mcp::stdio_client_transport t(o);
+  ASSERT_TRUE(t.start(s.handlers()));
+  const json one = 1, two = 2;
+  auto cancel = [](const json& id) {
+    return json{{"jsonrpc", "2.0"},
+                {"method", "notifications/cancelled"},
+                {"params", {{"requestId", id}, {"reason", "timed out"}}}};
+  };
+  const json ping = {{"jsonrpc", "2.0"}, {"id", 1}, {"method", "ping"}};
+  // A cancellation without the envelope (a user's notify) and another message written with a
+  // request id are not the client giving up: they count nothing.
+  ASSERT_TRUE(t.send(cancel(one)));
+  ASSERT_TRUE(t.write({.message = ping, .request = &one}));
+  ASSERT_TRUE(t.write({.message = cancel(one), .request = &one}));
+  EXPECT_FALSE(s.logged("stopped answering"));  // one of two
+  ASSERT_TRUE(t.write({.message = cancel(two), .request = &two}));
+  EXPECT_TRUE(s.logged("stdio server `sh` stopped answering: 2 requests in a row got no reply "
+                       "(stdio_server_options::max_unanswered = 2), so it was killed"));
+  ASSERT_TRUE(s.wait([&] { return s.closed.has_value(); })) << "the child was not killed";
+  EXPECT_EQ(t.exit_status()->signal, SIGTERM);
 }
 
 TEST(stdio_transport_edges, it_describes_itself_by_name_or_by_its_command) {

@@ -77,21 +77,42 @@ inline constexpr int session_not_found_code = -32001;
 using header_list = std::vector<std::pair<std::string, std::string>>;
 
 /// outgoing is one message to write and its envelope: what a transport may use beyond the
-/// message itself. A message stream (stdio, in memory) writes the message and ignores the rest.
-/// The envelope borrows: what it refers to must outlive the write() call.
+/// message itself. A message stream (stdio, in memory) writes the message and ignores the rest
+/// (the stdio client counts a cancellation, see `request`). The envelope borrows: what it
+/// refers to must outlive the write() call. A field a transport does not use costs it nothing.
 /// Example: conn.write({.message = progress, .request = &request_id});
 struct outgoing {
   const json& message;  ///< the JSON-RPC message: a request, notification or response
-  /// request is the id (as in the request) of the request whose handling this message belongs
-  /// to: its progress and log notifications, the requests the server makes while handling it,
-  /// and last its response. Null: it belongs to none (list changes, logs and resource updates
-  /// not tied to a request, a task's messages). The Streamable HTTP server writes a related
-  /// message on that request's POST (its JSON or SSE response), any other on the session's
-  /// GET stream.
+  /// request is the id (as in the request) of the request this message belongs to, or null.
+  /// Server side: the request whose handling the message is part of (its progress and log
+  /// notifications, the requests the server makes while handling it, and last its response);
+  /// null for list changes, logs and resource updates not tied to a request, a task's
+  /// messages. The Streamable HTTP server writes a related message on that request's POST
+  /// (its JSON or SSE response), any other on the session's GET stream.
+  /// Client side: a `notifications/cancelled` written with the id of the request it cancels
+  /// says that the client gave up waiting for it (timeout, cancellation). The Streamable HTTP
+  /// client then closes that request's response stream (under 2026-07-28, where closing the
+  /// stream is the cancellation, it posts no notification); the stdio client counts it
+  /// toward stdio_server_options::max_unanswered.
   const json* request = nullptr;
   /// headers are extra HTTP header fields for this message (2026-07-28 `Mcp-Param-*`), or
-  /// null. The Streamable HTTP client sends them (see carries_headers).
+  /// null. The Streamable HTTP client sends them (connection_info::carries_headers).
   const header_list* headers = nullptr;
+  /// protocol_version is the MCP revision the writer speaks with this message ("2025-11-25",
+  /// "2026-07-28"), empty before one is negotiated (the handshake's first messages). The
+  /// Streamable HTTP client sends it as the MCP-Protocol-Version header of the message's POST
+  /// and of its own GET and DELETE requests until the next write, and opens the session's GET
+  /// stream at the first write under a handshake revision once it has a session.
+  std::string_view protocol_version = {};
+};
+
+/// connection_info is what a connection tells its owner when it starts: what it carries
+/// beside each message.
+struct connection_info {
+  /// carries_headers: write() sends outgoing::headers (the Streamable HTTP client). The MCP
+  /// client then drops tools whose `x-mcp-header` annotations are invalid, as 2026-07-28
+  /// requires of a client whose transport sends them.
+  bool carries_headers = false;
 };
 
 /// connection moves JSON-RPC messages to and from one peer. See the contract above.
@@ -100,9 +121,9 @@ class connection {
   virtual ~connection() = default;
 
   /// start connects (spawns the child, for stdio) and begins delivering incoming messages:
-  /// the read side of the connection.
+  /// the read side of the connection. Returns what the connection carries (connection_info).
   /// Errors: errc::io_error / errc::network_error naming the peer when it cannot start.
-  virtual status start(connection_handlers handlers) = 0;
+  virtual result<connection_info> start(connection_handlers handlers) = 0;
 
   /// write delivers one JSON-RPC message (request, notification or response) with its
   /// envelope. Replies arrive through on_message, whatever the transport (HTTP: in the POST's
@@ -112,18 +133,6 @@ class connection {
 
   /// send writes `message` with an empty envelope: write({.message = message}).
   status send(const json& message) { return write({.message = message}); }
-
-  /// carries_headers tells whether write() sends outgoing::headers (HTTP does). The client
-  /// then drops tools whose `x-mcp-header` annotations are invalid, as 2026-07-28 requires.
-  virtual bool carries_headers() const { return false; }
-
-  /// abandon tells the connection that its owner gave up waiting for request `id` (timeout,
-  /// cancellation); HTTP closes that request's response stream. The default does nothing.
-  virtual void abandon(const json& id) { (void)id; }
-
-  /// set_protocol_version tells the connection the negotiated revision; the HTTP client
-  /// sends it as the MCP-Protocol-Version header. The default ignores it.
-  virtual void set_protocol_version(std::string_view version) { (void)version; }
 
   /// close ends the connection: stdio closes the child's stdin, then sends SIGTERM, then
   /// SIGKILL; HTTP sends DELETE for its session; in memory the peer sees the end. Idempotent;

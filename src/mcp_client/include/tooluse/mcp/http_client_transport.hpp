@@ -3,10 +3,13 @@
 /// tooluse::mcp::http_client_transport, the client side of Streamable HTTP: each message is a
 /// POST (Accept: application/json, text/event-stream) answered by JSON or an SSE stream; SSE
 /// streams that end before their response are resumed with GET + Last-Event-ID after the
-/// server's `retry` delay; Mcp-Session-Id and MCP-Protocol-Version are kept and sent; a 404
-/// for a known session is reported so the client re-initialises; the optional GET stream
-/// carries server-initiated messages (2025 revisions); close() DELETEs the session. With
-/// 2026-07-28 it also sends Mcp-Method, Mcp-Name and Mcp-Param-* headers.
+/// server's `retry` delay; Mcp-Session-Id is kept and sent; MCP-Protocol-Version is the
+/// revision each write states (outgoing::protocol_version; the latest for GET and DELETE); a
+/// 404 for a known session is reported so the client re-initialises; the optional GET stream
+/// carries server-initiated messages (2025 revisions); a `notifications/cancelled` written with
+/// the id of the request it cancels (outgoing::request) closes that request's response stream;
+/// close() DELETEs the session. With 2026-07-28 it also sends Mcp-Method, Mcp-Name and the
+/// Mcp-Param-* headers of outgoing::headers (start() says connection_info::carries_headers).
 
 #include <chrono>
 #include <memory>
@@ -38,7 +41,8 @@ struct http_client_options {
   /// with errc::limit_exceeded as the bytes arrive (the request fails, the connection lives).
   std::size_t max_message_bytes = 16u << 20;
   /// open_get_stream opens the GET stream for server-initiated messages after a 2025
-  /// handshake (servers may answer 405; then there is none).
+  /// handshake, at the first write under its revision (servers may answer 405; then there is
+  /// none).
   bool open_get_stream = true;
   /// max_reconnects bounds consecutive reconnections of one stream without a new event.
   int max_reconnects = 5;

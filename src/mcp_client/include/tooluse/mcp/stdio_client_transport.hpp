@@ -56,8 +56,9 @@ struct stdio_server_options {
   std::size_t max_line_bytes = 16u << 20;
   /// max_stderr_line_bytes bounds one stderr line kept for logs (the rest is dropped).
   std::size_t max_stderr_line_bytes = 64u << 10;
-  /// max_unanswered: after this many requests in a row were given up (timed out or cancelled)
-  /// with no message at all from the child meanwhile, the child is considered hung and is
+  /// max_unanswered: after this many requests in a row were given up (timed out or cancelled:
+  /// the client's `notifications/cancelled` for each, written with the request's id in
+  /// outgoing::request) with no message at all from the child meanwhile, the child is considered hung and is
   /// killed (SIGTERM to its process group, SIGKILL after shutdown_grace); on_closed reports
   /// it. 0 never kills.
   int max_unanswered = 3;
@@ -89,18 +90,17 @@ class stdio_client_transport : public client_transport {
   /// start spawns the child and starts the reader threads.
   /// Errors: errc::io_error naming the command when it cannot be spawned (not found, not
   /// executable, bad cwd); errc::invalid_argument when called twice.
-  status start(transport_handlers handlers) override;
+  result<connection_info> start(transport_handlers handlers) override;
 
-  /// write writes one message as a line on the child's stdin (the envelope is not used).
+  /// write writes one message as a line on the child's stdin. Of the envelope it uses only
+  /// `request` on a `notifications/cancelled`: the client gave up on that request, which
+  /// counts toward max_unanswered.
   /// Errors: errc::io_error when the child is gone or not started.
   status write(const outgoing& out) override;
 
   /// close closes the child's stdin, waits shutdown_grace, sends SIGTERM to its process group,
   /// waits again, then SIGKILL, and reaps it. Idempotent; on_closed is not called.
   void close() override;
-
-  /// abandon counts a request the client gave up on (see max_unanswered).
-  void abandon(const json& id) override;
 
   /// describe returns "stdio server `NAME`" or "stdio server `CMD ARGS`".
   std::string describe() const override;
