@@ -295,7 +295,8 @@ status stdio_client_transport::write(const outgoing& out) {
     err = s.stdin_fd < 0 ? EPIPE : detail::write_all(s.stdin_fd, line);
   }
   if (out.request && out.message.is_object() &&
-      out.message.value("method", "") == "notifications/cancelled")
+      out.message.find("method") != out.message.end() &&
+      out.message["method"] == "notifications/cancelled")
     given_up(state_);
   if (err == 0) return {};
   if (err == EPIPE) {
