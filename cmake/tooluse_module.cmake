@@ -49,12 +49,23 @@ function(tooluse_unity target)
   endif()
 endfunction()
 
+# tooluse_test_code_flags(target): what sets the test tree's code apart from the library's under
+# the sanitizers (TOOLUSE_TEST_UBSAN_POINTER_CHECKS). Every target that reuses the tests'
+# precompiled header gets it through tooluse_test_headers(), and the header itself too, as GCC
+# refuses a precompiled header made with other code-generation flags.
+function(tooluse_test_code_flags target)
+  if(TOOLUSE_SANITIZE MATCHES "undefined" AND NOT TOOLUSE_TEST_UBSAN_POINTER_CHECKS)
+    target_compile_options(${target} PRIVATE -fno-sanitize=null,alignment)
+  endif()
+endfunction()
+
 # tooluse_test_headers(target): a target of the test tree gets the tests' common headers and
 # tests/tooluse_test_paths.hpp (TOOLUSE_SOURCE_DIR, TOOLUSE_CLI_PATH) without including them:
 # from the precompiled header that tests/CMakeLists.txt makes (TOOLUSE_TEST_PCH), or else
 # through `-include`. A precompiled header is used only if it is the first header a file reads,
 # hence one mechanism or the other, never both.
 function(tooluse_test_headers target)
+  tooluse_test_code_flags(${target})
   if(TARGET tooluse_test_pch)
     target_precompile_headers(${target} REUSE_FROM tooluse_test_pch)
   else()
