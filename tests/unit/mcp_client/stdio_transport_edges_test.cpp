@@ -191,7 +191,9 @@ TEST(stdio_transport_edges, a_child_killed_by_a_signal_is_reported_so) {
 
 TEST(stdio_transport_edges, only_a_cancellation_naming_its_request_counts_as_given_up) {
   seen s;
-  auto o = shell("exec cat >/dev/null", s);  // reads everything, answers nothing
+  // Reads everything and answers nothing, its stdout kept open: a child that gives up its stdout
+  // (`exec cat >/dev/null`) ends the connection as soon as the reader sees the pipe close.
+  auto o = shell("while read -r line; do :; done", s);
   o.max_unanswered = 2;
   mcp::stdio_client_transport t(o);
   ASSERT_TRUE(t.start(s.handlers()));
