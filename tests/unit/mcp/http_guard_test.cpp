@@ -48,7 +48,7 @@ http_reply stateless_post(unsigned short port, const json& body, header_fields o
   const std::string field(mcp::routing_name_field(body["method"].get<std::string>()));
   if (!field.empty() && body["params"].contains(field)) h.emplace_back("Mcp-Name", body["params"][field].get<std::string>());
   for (auto& [k, v] : override_headers) {
-    std::erase_if(h, [&](const auto& e) { return e.first == k; });
+    std::erase_if(h, [&name = k](const auto& e) { return e.first == name; });
     if (!v.empty()) h.emplace_back(k, v);
   }
   return exchange(port, "POST", json_post(h), body.dump());

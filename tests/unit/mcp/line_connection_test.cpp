@@ -178,8 +178,8 @@ TEST(mcp_line_connection, many_threads_send_whole_lines) {
   ASSERT_TRUE(a->start({}));
   std::vector<std::thread> senders;
   for (int t = 0; t < 4; ++t)
-    senders.emplace_back([&, t] {
-      for (int i = 0; i < 50; ++i) (void)a->send(note(t * 1000 + i));
+    senders.emplace_back([&, t, &sender = a] {
+      for (int i = 0; i < 50; ++i) (void)sender->send(note(t * 1000 + i));
     });
   for (auto& s : senders) s.join();
   ASSERT_TRUE(in.wait_until([&] { return in.messages.size() == 200; }));
