@@ -9,8 +9,11 @@ build="${1:-$root/build/asan}"
 prefix="$(mktemp -d)"
 trap 'rm -rf "$prefix"' EXIT
 cmake --install "$build" --prefix "$prefix" >/dev/null
+# The consumer is compiled by the build's own compiler: a sanitized build's libraries need the
+# sanitizer runtime of the compiler that instrumented them (the asan preset's is clang 14).
+cxx="$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt")"
 cmake -S "$root/examples/consumer" -B "$prefix/consumer-build" -G Ninja \
-      -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+      -DCMAKE_PREFIX_PATH="$prefix" ${cxx:+-DCMAKE_CXX_COMPILER="$cxx"} >/dev/null
 cmake --build "$prefix/consumer-build" >/dev/null
 out="$("$prefix/consumer-build/consumer")"
 echo "$out"

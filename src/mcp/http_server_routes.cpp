@@ -154,7 +154,7 @@ void http_server::impl::post_session(const conn_ptr& c, http_request& req, const
   if (!admit(c, req, *hs, *r, id, *reply)) return;
   const jsonrpc::message_id rid = r->id;
   bool queued = pool.post(
-      [this, hs, reply, id, msg = std::move(m), principal] {
+      [hs, reply, id, msg = std::move(m), principal] {
         {
           route_guard guard{*hs, id, *reply};
           hs->served->handle(msg, principal);

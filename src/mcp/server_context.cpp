@@ -8,9 +8,9 @@ namespace tooluse::mcp {
 
 namespace ec = jsonrpc::error_code;
 
-request_context::request_context(server& srv, std::shared_ptr<session> s, const jsonrpc::request& req,
+request_context::request_context(std::shared_ptr<session> s, const jsonrpc::request& req,
                                  std::function<void(const json&)> emit, std::stop_token stop)
-    : server_(srv), session_(std::move(s)), emit_(std::move(emit)), stop_(std::move(stop)) {
+    : session_(std::move(s)), emit_(std::move(emit)), stop_(std::move(stop)) {
   // The request outlives the context (valid only during the handler call): no copies.
   context_access::rebind(*this, req.params);
   id_ = jsonrpc::id_to_json(req.id);

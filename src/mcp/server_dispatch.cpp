@@ -388,7 +388,7 @@ std::optional<jsonrpc::response> dispatch(server& srv, server::impl& d,
                                           std::stop_token stop, std::string_view principal) {
   if (!r.params.is_null() && !r.params.is_object())
     return response::failure(r.id, ec::invalid_params, "Invalid params: params must be an object");
-  request_context ctx(srv, s, r, emit, stop);
+  request_context ctx(s, r, emit, stop);
   context_access::principal(ctx) = principal;
   // MCP semantic conventions: a SERVER span per request, parented by the client's
   // _meta.traceparent when it sent one; tool executions inside it are its children.

@@ -215,7 +215,7 @@ void task_runner::run(const std::shared_ptr<live_task>& t) {
     std::function<void(const json&)> emit;
     if (!t->v2)
       emit = [s = t->s, id = t->id](const json& m) { s->send_outbound(with_related(m, id)); };
-    request_context ctx(srv_, t->s, req, emit, t->stop.get_token());
+    request_context ctx(t->s, req, emit, t->stop.get_token());
     context_access::principal(ctx) = t->principal;
     {
       std::lock_guard lock(mu_);

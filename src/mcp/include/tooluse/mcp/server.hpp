@@ -47,7 +47,7 @@ struct request_meta;
 /// handler call. Thread-safe for progress and log.
 class request_context {
  public:
-  request_context(server& srv, std::shared_ptr<session> s, const jsonrpc::request& req,
+  request_context(std::shared_ptr<session> s, const jsonrpc::request& req,
                   std::function<void(const json&)> emit, std::stop_token stop);
 
   /// params returns the request params (an object, possibly empty).
@@ -101,7 +101,6 @@ class request_context {
  private:
   friend class server;
   friend struct context_access;
-  server& server_;
   std::shared_ptr<session> session_;
   const json* params_;  ///< the request's (it outlives the context)
   const json* meta_;
