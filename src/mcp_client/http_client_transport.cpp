@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "http_client_replies.hpp"
 #include "session_lost.hpp"
 #include "tooluse/http/sse.hpp"
 #include "tooluse/mcp/protocol.hpp"
@@ -22,36 +23,6 @@ namespace tooluse::mcp {
 std::string encode_header_value(std::string_view value);  // client_headers.cpp
 
 namespace {
-
-bool is_response_to(const json& m, const json& id) {
-  return m.is_object() && !m.contains("method") && m.contains("id") && m["id"] == id &&
-         (m.contains("result") || m.contains("error"));
-}
-
-// is_jsonrpc_message tells a JSON-RPC message (request, notification or response) from other
-// JSON a server or a proxy may answer with, such as an OAuth error body
-// (`{"error":"invalid_token"}`): only messages are handed to the client.
-bool is_jsonrpc_message(const json& m) {
-  if (!m.is_object()) return false;
-  if (auto it = m.find("method"); it != m.end()) return it->is_string();
-  if (!m.contains("id")) return false;
-  auto e = m.find("error");
-  return m.contains("result") || (e != m.end() && e->is_object());
-}
-
-// unanswered describes a non-SSE body that held no response to our request: a JSON-RPC error
-// not tied to it (`"id": null`, as a 4xx may carry) is named by its code and message; any
-// other body is quoted.
-std::string unanswered(const std::string& body) {
-  auto parsed = parse_json(body);
-  if (parsed && parsed->is_object() && parsed->value("id", json()).is_null() &&
-      parsed->contains("error")) {
-    if (auto e = decode<wire::jsonrpc_error>((*parsed)["error"], "error"))
-      return "JSON-RPC error " + std::to_string(e->code) + ": " +
-             e->message.value_or("(no message)");
-  }
-  return body.substr(0, 300);
-}
 
 // stream is what one response stream (and its resumptions) has seen.
 struct stream {
@@ -90,9 +61,19 @@ class http_transport final : public client_transport {
   // when not null, is the request it cancels, whose response stream is closed.
   status post_cancellation(http::request req, const json* gives_up, std::string_view version);
   // speak records the revision of the latest write (for our GET and DELETE) and opens the
-  // session's GET stream at the first write under a handshake revision with a session; false
-  // once closed.
-  bool speak(std::string_view version);
+  // session's GET stream at the first write under a handshake revision with a session
+  // (`opened_get`); false once closed.
+  bool speak(std::string_view version, bool& opened_get);
+  // post sends one message (a request's response arrives on a thread of its own).
+  status post(const outgoing& out);
+  // The GET stream was answered (or its attempt ended): the write that opened it may return.
+  void get_answered() {
+    {
+      std::lock_guard lock(mu_);
+      get_answered_ = true;
+    }
+    cv_.notify_all();
+  }
   std::string version() {
     std::lock_guard lock(mu_);
     return version_;
@@ -119,26 +100,12 @@ class http_transport final : public client_transport {
   void fail_request(const json& id, error e) {
     if (h_.on_send_failed) h_.on_send_failed(id, std::move(e));
   }
-  static std::string rename(std::string msg) {
-    // The HTTP layer names its own options; users of this transport set the ones of
-    // mcp::http_client_options that make_request maps onto them.
-    static const std::pair<std::string_view, std::string_view> names[] = {
-        {"http::sse_limits::max_event_bytes", "mcp::http_client_options::max_message_bytes"},
-        {"http::request::total_timeout", "mcp::http_client_options::max_stream_duration"},
-        {"http::request::read_timeout", "mcp::http_client_options::idle_timeout"},
-        {"http::request::connect_timeout", "mcp::http_client_options::connect_timeout"},
-        {"raise total_timeout", "raise max_stream_duration"},
-        {"raise read_timeout", "raise idle_timeout"},
-    };
-    for (const auto& [from, to] : names)
-      for (auto pos = msg.find(from); pos != std::string::npos; pos = msg.find(from, pos + to.size()))
-        msg.replace(pos, from.size(), to);
-    return msg;
-  }
   error network_error(const error& e, std::string_view what) const {
-    if (e.code == errc::limit_exceeded) return error{e.code, opts_.url + ": " + rename(e.message)};
+    if (e.code == errc::limit_exceeded)
+      return error{e.code, opts_.url + ": " + detail::http_option_names(e.message)};
     if (e.code == errc::timeout)
-      return error{e.code, opts_.url + ": " + std::string(what) + " failed: " + rename(e.message)};
+      return error{e.code, opts_.url + ": " + std::string(what) +
+                               " failed: " + detail::http_option_names(e.message)};
     return error{e.code, opts_.url + ": " + std::string(what) + " failed: " + e.message +
                              "; check that the MCP server is running and the URL is right"};
   }
@@ -168,6 +135,7 @@ class http_transport final : public client_transport {
   std::stop_source get_stop_;
   std::stop_source notify_stop_;  ///< stops cancellations in flight at close()
   bool get_started_ = false;
+  bool get_answered_ = false;
   bool closed_ = false;
 };
 
@@ -232,7 +200,7 @@ result<bool> http_transport::challenged(int status, const std::vector<http::head
   return *again;
 }
 
-bool http_transport::speak(std::string_view version) {
+bool http_transport::speak(std::string_view version, bool& opened_get) {
   bool start_get = false;
   {
     std::lock_guard lock(mu_);
@@ -243,6 +211,7 @@ bool http_transport::speak(std::string_view version) {
     get_started_ |= start_get;
   }
   if (start_get) spawn([this](std::stop_token st) { run_get_stream(st); }, get_stop_);
+  opened_get = start_get;
   return true;
 }
 
@@ -270,11 +239,23 @@ status http_transport::post_cancellation(http::request req, const json* gives_up
 }
 
 status http_transport::write(const outgoing& out) {
+  bool opened_get = false;
+  if (!speak(out.protocol_version, opened_get))
+    return fail(errc::cancelled, opts_.url + ": the connection is closed");
+  status st = post(out);
+  if (opened_get && opts_.get_stream_wait.count() > 0) {
+    // A server's request sent on the GET stream before it is open is lost (the suite's
+    // elicitation scenarios send theirs right after the handshake): wait for its answer.
+    std::unique_lock lock(mu_);
+    cv_.wait_for(lock, opts_.get_stream_wait, [this] { return get_answered_ || closed_; });
+  }
+  return st;
+}
+
+status http_transport::post(const outgoing& out) {
   static const header_list no_headers;
   const json& m = out.message;
   const header_list& extra = out.headers ? *out.headers : no_headers;
-  if (!speak(out.protocol_version))
-    return fail(errc::cancelled, opts_.url + ": the connection is closed");
   auto req = make_request("POST", &m, extra, out.protocol_version);
   bool had_session = false;
   for (const auto& h : req.headers) had_session |= h.name == "Mcp-Session-Id";
@@ -325,8 +306,8 @@ void http_transport::deliver(const std::string& data, stream& s) {
   else
     messages.push_back(std::move(*parsed));
   for (auto& m : messages) {
-    if (!is_jsonrpc_message(m)) continue;  // not for the client; a failure says what it was
-    if (!s.want_id.is_null() && is_response_to(m, s.want_id)) s.got_response = true;
+    if (!detail::is_jsonrpc_message(m)) continue;  // not for the client; a failure says what it was
+    if (!s.want_id.is_null() && detail::is_response_to(m, s.want_id)) s.got_response = true;
     if (h_.on_message) h_.on_message(std::move(m));
   }
 }
@@ -336,8 +317,9 @@ http::send_options http_transport::stream_options(stream& s, int& status, std::s
                                                   std::vector<http::header>* headers) {
   http::send_options so;
   so.stop = stop;
-  so.on_headers = [this, &status, &sse, headers](int st, const std::vector<http::header>& hs) {
+  so.on_headers = [this, &s, &status, &sse, headers](int st, const std::vector<http::header>& hs) {
     status = st;
+    if (s.want_id.is_null()) get_answered();  // the session's GET stream
     if (headers) *headers = hs;
     auto ct = http::find_header(hs, "content-type").value_or("");
     sse = st / 100 == 2 && ct.starts_with("text/event-stream");
@@ -352,13 +334,16 @@ http::send_options http_transport::stream_options(stream& s, int& status, std::s
       auto st = s.parser.feed(chunk, [&](const http::sse_event& e) {
         if (!e.data.empty()) deliver(e.data, s);
       });
-      if (!st) s.failure = error{errc::limit_exceeded, opts_.url + ": " + rename(st.error().message)};
+      if (!st)
+        s.failure = error{errc::limit_exceeded,
+                          opts_.url + ": " + detail::http_option_names(st.error().message)};
       return st.has_value();
     }
     body.append(chunk);
     if (body.size() <= opts_.max_message_bytes) return true;
-    s.failure = limit_error(opts_.url + ": a JSON response body", "mcp::http_client_options::max_message_bytes",
-                            opts_.max_message_bytes, "bytes");
+    s.failure = limit_error(opts_.url + ": a JSON response body",
+                            "mcp::http_client_options::max_message_bytes", opts_.max_message_bytes,
+                            "bytes");
     body.clear();
     body.shrink_to_fit();
     return false;
@@ -398,7 +383,7 @@ void http_transport::run_post(http::request req, json id, bool had_session, std:
     return fail_request(
         id, error{status >= 400 ? errc::http_error : errc::protocol_error,
                   opts_.url + ": HTTP " + std::to_string(status) +
-                      " without a JSON-RPC response to our request: " + unanswered(body)});
+                      " without a JSON-RPC response to our request: " + detail::unanswered(body)});
   }
   s.parser.finish();
   if (!s.got_response) resume(s, stop, had_session);
@@ -449,6 +434,7 @@ void http_transport::run_get_stream(std::stop_token stop) {
   int failures = 0;
   while (!stop.stop_requested() && failures <= opts_.max_reconnects) {
     auto g = get_stream(s, stop);
+    get_answered();  // when refused, or the connection failed: none to wait for
     if (stop.stop_requested()) return;
     if (g.answered && !g.sse) return;  // 405 (no GET stream offered) or another refusal: do without
     if (s.failure) {

@@ -69,7 +69,8 @@ result<ctx_ptr> build_filter() {
   for (unsigned long flag : {CLONE_NEWUSER, CLONE_NEWNS, CLONE_NEWPID, CLONE_NEWNET, CLONE_NEWUTS,
                              CLONE_NEWIPC, CLONE_NEWCGROUP}) {
     if (rc != 0) break;
-    scmp_arg_cmp cmp = SCMP_A0(SCMP_CMP_MASKED_EQ, flag, flag);
+    // The fields SCMP_A0 would set, spelled out: the macro is a C compound literal.
+    scmp_arg_cmp cmp{.arg = 0, .op = SCMP_CMP_MASKED_EQ, .datum_a = flag, .datum_b = flag};
     rc = add(ctx.get(), "clone", eperm, 1, &cmp);
   }
   if (rc == 0) rc = add(ctx.get(), "clone3", SCMP_ACT_ERRNO(ENOSYS));
@@ -78,7 +79,7 @@ result<ctx_ptr> build_filter() {
   // bits, as the kernel reads it.
   for (unsigned long req : {static_cast<unsigned long>(TIOCSTI), static_cast<unsigned long>(TIOCLINUX)}) {
     if (rc != 0) break;
-    scmp_arg_cmp cmp = SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffUL, req);
+    scmp_arg_cmp cmp{.arg = 1, .op = SCMP_CMP_MASKED_EQ, .datum_a = 0xffffffffUL, .datum_b = req};
     rc = add(ctx.get(), "ioctl", eperm, 1, &cmp);
   }
   if (rc != 0)

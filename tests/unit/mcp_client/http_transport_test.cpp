@@ -1,9 +1,11 @@
 // Streamable HTTP client transport against tooluse's own server on loopback: a forgotten
 // session is re-initialised, a cut SSE stream is resumed with Last-Event-ID, the negotiated
-// revision is sent after initialize, close DELETEs the session, bearer tokens and custom headers are sent, 2026-07-28 request headers are mirrored.
+// revision is sent after initialize, close DELETEs the session, bearer tokens and custom headers
+// are sent, 2026-07-28 request headers are mirrored, the handshake waits for the GET stream.
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <condition_variable>
 #include <mutex>
 
@@ -196,4 +198,44 @@ TEST(mcp_http_transport, stateless_requests_mirror_method_name_and_params_into_h
   EXPECT_EQ(http::find_header(call.headers, "Mcp-Name"), "located");
   EXPECT_EQ(http::find_header(call.headers, "MCP-Protocol-Version"), "2026-07-28");
   EXPECT_EQ(http::find_header(call.headers, "Mcp-Param-Region"), "=?base64?WsO8cmljaA==?=");
+}
+
+// A server's request sent on the GET stream before that stream is open is lost (the
+// TypeScript SDK's server drops it), so the handshake returns only once the server has
+// answered the GET. Here the GET goes out only after the notifications/initialized POST came
+// back: without the wait, connect() returns before the GET is answered.
+TEST(mcp_http_transport, the_handshake_returns_once_the_get_stream_is_answered) {
+  http_fixture f;
+  ASSERT_TRUE(f.start());
+  std::mutex mu;
+  std::condition_variable cv;
+  bool initialized_sent = false;
+  std::atomic<bool> get_answered{false};
+  http::transport sender = [&](const http::request& req, const http::send_options& so) {
+    if (req.method == "GET") {
+      {
+        std::unique_lock lock(mu);
+        cv.wait_for(lock, std::chrono::seconds(30), [&] { return initialized_sent; });
+      }
+      http::send_options mine = so;
+      mine.on_headers = [&, inner = so.on_headers](int st, const std::vector<http::header>& hs) {
+        get_answered = true;
+        if (inner) inner(st, hs);
+      };
+      return http::send(req, mine);
+    }
+    auto r = http::send(req, so);
+    if (req.body.find("notifications/initialized") != std::string::npos) {
+      std::lock_guard lock(mu);
+      initialized_sent = true;
+      cv.notify_all();
+    }
+    return r;
+  };
+  auto c = mcp::client::connect(
+      f.transport({.get_stream_wait = std::chrono::seconds(30), .sender = sender}),
+      {.protocol_version = "2025-11-25"});
+  ASSERT_TRUE(c) << c.error().what();
+  EXPECT_TRUE(get_answered);
+  (*c)->close();
 }

@@ -44,6 +44,11 @@ struct http_client_options {
   /// handshake, at the first write under its revision (servers may answer 405; then there is
   /// none).
   bool open_get_stream = true;
+  /// get_stream_wait: the write that opens the GET stream returns once the server has answered
+  /// the GET (its status and headers) or after this long, so that a request the server sends
+  /// on it right after the handshake finds it open (servers drop what they cannot send: the
+  /// TypeScript SDK's does). 0: do not wait.
+  std::chrono::milliseconds get_stream_wait{std::chrono::seconds(2)};
   /// max_reconnects bounds consecutive reconnections of one stream without a new event.
   int max_reconnects = 5;
   /// default_retry is the reconnection delay when the server sent no `retry` field.
