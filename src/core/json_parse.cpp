@@ -42,29 +42,27 @@ class bounded_builder {
 
   bool key(json::string_t& k) {
     frame& f = stack_.back();
-    auto& obj = f.value->get_ref<json::object_t&>();
-    using items = json::object_t::Container;  // the ordered map's vector, indexed by position
-    auto& vec = static_cast<items&>(obj);
+    auto& members = f.members;
     constexpr std::size_t index_from = 16;
-    if (!f.index && obj.size() >= index_from) {
+    if (!f.index && members.size() >= index_from) {
       f.index = std::make_unique<std::unordered_map<std::string, std::size_t>>();
-      for (std::size_t i = 0; i < vec.size(); ++i) f.index->emplace(vec[i].first, i);
+      for (std::size_t i = 0; i < members.size(); ++i) f.index->emplace(members[i].first, i);
     }
     if (f.index) {
-      auto [it, fresh] = f.index->emplace(k, obj.size());
+      auto [it, fresh] = f.index->emplace(k, members.size());
       if (!fresh) {
-        slot_ = &vec[it->second].second;  // a duplicate key: the last value wins, as in nlohmann
+        slot_ = &members[it->second].second;  // a duplicate key: the last value wins, as in nlohmann
         return true;
       }
     } else {
-      for (auto& kv : obj)
+      for (auto& kv : members)
         if (kv.first == k) {
           slot_ = &kv.second;
           return true;
         }
     }
-    vec.emplace_back(std::move(k), nullptr);
-    slot_ = &vec.back().second;
+    members.emplace_back(std::move(k), nullptr);
+    slot_ = &members.back().second;
     return true;
   }
 
@@ -80,8 +78,12 @@ class bounded_builder {
   }
 
  private:
+  // An object's members are gathered in `members` while it is built and moved into it when it
+  // closes: ordered_json keeps them in a vector of pair<const string, json>, which cannot be
+  // moved, so each time that vector grew it copied every member built so far, subtrees and all.
   struct frame {
     json* value;
+    std::vector<std::pair<std::string, json>> members;
     std::unique_ptr<std::unordered_map<std::string, std::size_t>> index;
   };
 
@@ -123,11 +125,18 @@ class bounded_builder {
                              "json_limits::max_depth", limits_.max_depth, "levels");
       return false;
     }
-    stack_.push_back(frame{place(std::move(container)), nullptr});
+    stack_.push_back(frame{place(std::move(container)), {}, nullptr});
     return true;
   }
 
   bool close() {
+    frame& f = stack_.back();
+    if (f.value->is_object() && !f.members.empty()) {
+      using items = json::object_t::Container;  // the ordered map's vector
+      auto& vec = static_cast<items&>(f.value->get_ref<json::object_t&>());
+      vec.reserve(f.members.size());
+      for (auto& [k, v] : f.members) vec.emplace_back(std::move(k), std::move(v));
+    }
     stack_.pop_back();
     return true;
   }

@@ -183,7 +183,8 @@ void http_server::impl::post_stateless(const conn_ptr& c, http_request& req, jso
         (*meta)[meta_protocol_version].get_ref<const std::string&>() == hv))
     return write_rpc_error(c, req, http::status::bad_request, r.id, ec::header_mismatch,
                            "Header mismatch: MCP-Protocol-Version does not match _meta protocolVersion");
-  if (auto rej = srv.stateless_check(r))
+  wire::request_meta checked;  // decoded once: the server does not decode it again
+  if (auto rej = srv.stateless_check(r, &checked))
     return write_response(c, req, http::status::bad_request, jsonrpc::serialize(rej->response));
   auto method_header = req["Mcp-Method"];
   if (method_header != r.method)
@@ -202,14 +203,15 @@ void http_server::impl::post_stateless(const conn_ptr& c, http_request& req, jso
   if (srv.runs_inline(r)) {
     // The fast path: a one-message connection on the stack, its reply written directly.
     post_connection conn(c, keep, options);
-    stateless_root->handle(m, conn, principal);
+    stateless_root->handle(m, conn, checked, principal);
     return conn.close();
   }
   auto conn = std::make_shared<post_connection>(c, keep, options);
+  auto kept = std::make_shared<wire::request_meta>(std::move(checked));
   const jsonrpc::message_id rid = r.id;
   bool queued = pool.post(
-      [this, conn, msg = std::move(m), principal] {
-        stateless_root->handle(msg, *conn, principal);
+      [this, conn, kept, msg = std::move(m), principal] {
+        stateless_root->handle(msg, *conn, *kept, principal);
         conn->close();
       },
       options.max_pending_requests);

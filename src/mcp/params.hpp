@@ -23,7 +23,9 @@ namespace tooluse::mcp {
 /// -32602 "Invalid params: params.name: expected string, got integer 3".
 template <class T>
 std::optional<jsonrpc::error_object> read_params(const json& params, T& out) {
-  auto r = tooluse::decode<T>(params.is_null() ? json::object() : params, "params");
+  static const json none = json::object();
+  // A reference either way: `cond ? json::object() : params` would copy the params.
+  auto r = tooluse::decode<T>(params.is_null() ? none : params, "params");
   if (!r)
     return jsonrpc::error_object{jsonrpc::error_code::invalid_params,
                                  "Invalid params: " + r.error().message, nullptr};

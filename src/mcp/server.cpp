@@ -241,9 +241,10 @@ server::~server() {
 bool server::runs_inline(const jsonrpc::request& r) const {
   if (method_runs_inline(r.method)) return true;
   if (r.method != "tools/call" || !r.params.is_object()) return false;
-  auto p = decode<wire::routing_params>(r.params, "params");
-  if (!p || !p->name) return false;
-  const std::string& name = *p->name;
+  // Only the name matters here (a malformed call is refused by its handler, on any thread).
+  auto it = r.params.find("name");
+  if (it == r.params.end() || !it->is_string()) return false;
+  const std::string& name = it->get_ref<const std::string&>();
   {
     std::shared_lock lock(impl_->mu);
     if (auto o = impl_->own.find(name); o != impl_->own.end() && o->second.task != task_support::forbidden)
@@ -459,7 +460,8 @@ std::shared_ptr<void> server::listen(const jsonrpc::request& r, std::function<vo
     else return std::to_string(v);
   }, r.id);
   // A filter that does not decode asks for nothing; the acknowledgement shows what is honored.
-  auto p = decode<wire::listen_params>(r.params.is_object() ? r.params : json::object(), "params");
+  static const json none = json::object();
+  auto p = decode<wire::listen_params>(r.params.is_object() ? r.params : none, "params");
   if (p && p->notifications) l->wanted = std::move(*p->notifications);
   l->emit = std::move(emit);
   wire::subscription_filter honored;

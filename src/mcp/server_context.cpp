@@ -101,7 +101,9 @@ namespace {
 // stateless_meta reads a 2026-07-28 request's `_meta`: it must carry the protocol version and
 // the client capabilities (an object).
 result<wire::request_meta> stateless_meta(const jsonrpc::request& r) {
-  auto p = decode<wire::with_meta>(r.params.is_object() ? r.params : json::object(), "params");
+  static const json none = json::object();
+  // A reference either way: `cond ? r.params : json::object()` would copy the params.
+  auto p = decode<wire::with_meta>(r.params.is_object() ? r.params : none, "params");
   if (!p) return fail(std::move(p.error()));
   if (!p->meta || !p->meta->protocol_version || !p->meta->client_capabilities ||
       !p->meta->client_capabilities->is_object())
@@ -180,7 +182,7 @@ void handle_notification(const std::shared_ptr<session>& s, const jsonrpc::notif
 
 bool server::handle_message(const std::shared_ptr<session>& s, const jsonrpc::message& m,
                             const std::function<void(const json&, bool)>& emit,
-                            std::string_view principal) {
+                            std::string_view principal, wire::request_meta* checked) {
   if (!s->shared) {
     std::lock_guard lock(s->mu);
     s->last_used = std::chrono::steady_clock::now();
@@ -200,7 +202,9 @@ bool server::handle_message(const std::shared_ptr<session>& s, const jsonrpc::me
     std::lock_guard lock(s->mu);
     initialized = s->initialized;
   }
-  if (!s->stateless && !initialized && is_stateless_request(r)) {
+  if (!s->stateless && !initialized && checked) {
+    target = pseudo_session(std::move(*checked));
+  } else if (!s->stateless && !initialized && is_stateless_request(r)) {
     wire::request_meta meta;
     if (auto rej = stateless_check(r, &meta)) {
       emit(jsonrpc::to_json(rej->response), true);

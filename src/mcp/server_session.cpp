@@ -3,6 +3,7 @@
 #include "tooluse/mcp/server_session.hpp"
 
 #include "mcp/server_impl.hpp"
+#include "tooluse/mcp/wire.hpp"
 #include "tooluse/mcp/connection.hpp"
 
 namespace tooluse::mcp {
@@ -45,6 +46,16 @@ bool server_session::handle(const jsonrpc::message& m, std::string_view principa
 
 bool server_session::handle(const jsonrpc::message& m, connection& reply,
                             std::string_view principal) {
+  return reply_to(m, reply, principal, nullptr);
+}
+
+bool server_session::handle(const jsonrpc::message& m, connection& reply,
+                            wire::request_meta& checked, std::string_view principal) {
+  return reply_to(m, reply, principal, &checked);
+}
+
+bool server_session::reply_to(const jsonrpc::message& m, connection& reply,
+                              std::string_view principal, wire::request_meta* checked) {
   const auto* r = std::get_if<jsonrpc::request>(&m);
   // Responses and notifications of the client emit nothing.
   if (!r) return srv_.handle_message(state_, m, [](const json&, bool) {});
@@ -54,7 +65,7 @@ bool server_session::handle(const jsonrpc::message& m, connection& reply,
       [&](const json& j, bool) {
         if (!reply.write({.message = j, .request = &id})) write_failed_ = true;
       },
-      principal);
+      principal, checked);
 }
 
 void server_session::end_input() {

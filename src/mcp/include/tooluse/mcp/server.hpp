@@ -310,9 +310,12 @@ class server {
   /// the last message with last = true). Blocks while a handler runs. Returns false if the
   /// message was a request that gets no response (it was cancelled).
   /// `principal` is the request's authorization context (request_context::principal).
+  /// `checked`, when not null, is the `_meta` of a 2026-07-28 request that stateless_check
+  /// has passed already (the HTTP server checks it first, to answer a refusal with 400): it is
+  /// not decoded again.
   bool handle_message(const std::shared_ptr<session>& s, const jsonrpc::message& m,
                       const std::function<void(const json& message, bool last)>& emit,
-                      std::string_view principal = {});
+                      std::string_view principal = {}, wire::request_meta* checked = nullptr);
 
   std::unique_ptr<impl> impl_;
 };

@@ -27,6 +27,9 @@ namespace tooluse::mcp {
 class connection;
 class server;
 class session;
+namespace wire {
+struct request_meta;
+}  // namespace wire
 
 /// server_session is one peer's session on a server, over a connection. Made by
 /// server::connect (or server::connect_stateless); closed by close() or its destructor, which
@@ -51,6 +54,10 @@ class server_session {
   /// connection: a one-message connection (a stateless POST on server::connect_stateless's
   /// session), or a test's recorder. `reply` must outlive the call.
   bool handle(const jsonrpc::message& m, connection& reply, std::string_view principal = {});
+  /// handle, for a 2026-07-28 request whose `_meta` server::stateless_check has passed and
+  /// decoded into `checked`: the server uses it instead of decoding the `_meta` again.
+  bool handle(const jsonrpc::message& m, connection& reply, wire::request_meta& checked,
+              std::string_view principal = {});
 
   /// end_input says that the peer can no longer answer (its input ended): the server's
   /// requests to the client that wait for an answer fail with errc::cancelled; requests still
@@ -73,6 +80,8 @@ class server_session {
   /// server_session is made by server::connect: `conn` (null for the root of one-message
   /// connections, server::connect_stateless) must outlive it.
   server_session(server& srv, connection* conn, bool shared);
+  bool reply_to(const jsonrpc::message& m, connection& reply, std::string_view principal,
+                wire::request_meta* checked);
 
   server& srv_;
   connection* conn_;
