@@ -70,7 +70,13 @@ TEST(JsonLimits, LargeObjectsBuildInLinearTimeAndKeepOrderAndLastDuplicate) {
 
 TEST(JsonLimits, SameValueAsNlohmann) {
   const char* docs[] = {R"({"b":1,"a":[true,false,null,1.5,-3,18446744073709551615,"x\u00e9"],"c":{}})",
-                        "[]", "\"s\"", "3", R"({"a":1,"a":2})", R"([{"x":[{"y":{}}]}])"};
+                        "[]", "\"s\"", "3", R"({"a":1,"a":2})", R"([{"x":[{"y":{}}]}])",
+                        // a container replaced by a later duplicate; members gathered per
+                        // object while nested objects are open
+                        R"({"a":{"x":[1,{"y":2}]},"b":[{"c":{"d":{}}},{"e":1}],"a":{"z":3},"f":4})",
+                        R"({"k0":0,"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":9,)"
+                        R"("k10":10,"k11":11,"k12":12,"k13":13,"k14":14,"k15":15,"k16":{"n":[1]},)"
+                        R"("k3":{"again":true},"k17":17})"};
   for (const char* d : docs) {
     auto r = parse_json(d);
     ASSERT_TRUE(r) << d;
