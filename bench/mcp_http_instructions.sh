@@ -42,9 +42,9 @@ for bin in "$@"; do
   vpid=$!
   for _ in $(seq 300); do curl -s -o /dev/null "http://127.0.0.1:$port/mcp" && break; sleep 0.1; done
   wrk -t1 -c4 -d3s -s "$tmp/call.lua" "http://127.0.0.1:$port/mcp" > /dev/null  # warm up
-  callgrind_control -z "$vpid" > /dev/null
+  callgrind_control -z "$vpid" > /dev/null 2>&1
   load="$(wrk -t1 -c4 -d"${secs}s" -s "$tmp/call.lua" "http://127.0.0.1:$port/mcp")"
-  callgrind_control -d "$vpid" > /dev/null
+  callgrind_control -d "$vpid" > /dev/null 2>&1
   n="$(awk '/requests in/ {print $1}' <<< "$load")"
   dump="$(ls -t "$out"* | head -1)"
   ir="$(awk '/^(summary|totals):/ {print $2; exit}' "$dump")"
