@@ -3,8 +3,8 @@
 #include "tooluse/mcp/server_session.hpp"
 
 #include "mcp/server_impl.hpp"
-#include "tooluse/mcp/wire.hpp"
 #include "tooluse/mcp/connection.hpp"
+#include "tooluse/mcp/wire.hpp"
 
 namespace tooluse::mcp {
 
