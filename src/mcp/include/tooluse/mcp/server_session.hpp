@@ -55,7 +55,8 @@ class server_session {
   /// session), or a test's recorder. `reply` must outlive the call.
   bool handle(const jsonrpc::message& m, connection& reply, std::string_view principal = {});
   /// handle, for a 2026-07-28 request whose `_meta` server::stateless_check has passed and
-  /// decoded into `checked`: the server uses it instead of decoding the `_meta` again.
+  /// decoded into `checked`: the server uses it instead of decoding the `_meta` again (and
+  /// moves from it).
   bool handle(const jsonrpc::message& m, connection& reply, wire::request_meta& checked,
               std::string_view principal = {});
 
