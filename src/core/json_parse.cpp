@@ -3,11 +3,20 @@
 // keeps the stack and the heap bounded however deep the text nests. ordered_json looks keys up
 // linearly, which made an object with a million members quadratic to build; large objects get
 // a hash index while they are being built.
+//
+// Documents up to simd_max_bytes are first tokenized by simdjson (a validating parser many
+// times faster than nlohmann's lexer) and the builder is fed from its tape; any document
+// simdjson refuses, or that it would represent differently from nlohmann (an integer beyond
+// 64 bits, -0), is parsed again by nlohmann, so the values and every error message stay
+// nlohmann's (design/json-parse.md).
+#include <cmath>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <unordered_map>
 #include <vector>
+
+#include <simdjson.h>
 
 #include "tooluse/json.hpp"
 
@@ -70,6 +79,8 @@ class bounded_builder {
     if (!failure_) failure_ = error{errc::parse_error, "invalid JSON: " + describe(ex.what())};
     return false;
   }
+
+  bool failed() const { return failure_.has_value(); }
 
   result<json> finish(bool ok) {
     if (failure_) return fail(*failure_);
@@ -149,6 +160,125 @@ class bounded_builder {
   std::optional<error> failure_;
 };
 
+// simd_max_bytes: larger documents go straight to nlohmann, so the parser each thread keeps
+// (about ten times the largest document it parsed) stays under a megabyte.
+constexpr std::size_t simd_max_bytes = 64 * 1024;
+
+enum class simd_outcome { built, builder_refused, not_taken };
+
+// simd_walk feeds `b` the events nlohmann's SAX parser would for the document simdjson parsed,
+// in document order, without recursion.
+simd_outcome simd_walk(simdjson::dom::element root, bounded_builder& b, bool& saw_zero) {
+  using simdjson::dom::element_type;
+  struct level {
+    bool is_object;
+    simdjson::dom::array::iterator a, a_end;
+    simdjson::dom::object::iterator o, o_end;
+  };
+  std::vector<level> stack;
+  std::string text;
+  saw_zero = false;
+  // value emits one scalar, or opens a container and pushes it; false when the builder refused.
+  auto value = [&](simdjson::dom::element e, bool& unrepresentable) -> bool {
+    switch (e.type()) {
+      case element_type::ARRAY: {
+        auto arr = simdjson::dom::array(e);
+        if (!b.start_array(arr.size())) return false;
+        stack.push_back(level{false, arr.begin(), arr.end(), {}, {}});
+        return true;
+      }
+      case element_type::OBJECT: {
+        auto obj = simdjson::dom::object(e);
+        if (!b.start_object(obj.size())) return false;
+        stack.push_back(level{true, {}, {}, obj.begin(), obj.end()});
+        return true;
+      }
+      case element_type::INT64: {
+        std::int64_t v = int64_t(e);
+        if (v == 0) saw_zero = true;  // "0" or "-0": simd_parse tells them apart
+        // nlohmann reads a literal without a minus sign as unsigned
+        return v >= 0 ? b.number_unsigned(static_cast<json::number_unsigned_t>(v))
+                      : b.number_integer(v);
+      }
+      case element_type::UINT64:
+        return b.number_unsigned(uint64_t(e));
+      case element_type::DOUBLE: {
+        double d = double(e);
+        if (d == 0 && std::signbit(d)) {  // "-0" is an integer to nlohmann, "-0.0" a float
+          unrepresentable = true;
+          return false;
+        }
+        return b.number_float(d, text);
+      }
+      case element_type::STRING:
+        text.assign(std::string_view(e));
+        return b.string(text);
+      case element_type::BOOL:
+        return b.boolean(bool(e));
+      case element_type::NULL_VALUE:
+        return b.null();
+    }
+    unrepresentable = true;
+    return false;
+  };
+  bool unrepresentable = false;
+  if (!value(root, unrepresentable)) return unrepresentable ? simd_outcome::not_taken : simd_outcome::builder_refused;
+  while (!stack.empty()) {
+    level& top = stack.back();
+    bool ok = true;
+    if (top.is_object) {
+      if (top.o == top.o_end) {
+        stack.pop_back();
+        ok = b.end_object();
+      } else {
+        auto kv = *top.o;
+        ++top.o;
+        text.assign(kv.key);
+        ok = b.key(text) && value(kv.value, unrepresentable);
+      }
+    } else if (top.a == top.a_end) {
+      stack.pop_back();
+      ok = b.end_array();
+    } else {
+      auto e = *top.a;
+      ++top.a;
+      ok = value(e, unrepresentable);  // may push: `top` is not used after this
+    }
+    if (!ok) return unrepresentable ? simd_outcome::not_taken : simd_outcome::builder_refused;
+  }
+  return simd_outcome::built;
+}
+
+// has_minus_zero: a "-0" that may be a number token, not a part of one ("-05" is invalid).
+bool has_minus_zero(std::string_view text) {
+  for (auto at = text.find("-0"); at != std::string_view::npos; at = text.find("-0", at + 1)) {
+    char next = at + 2 < text.size() ? text[at + 2] : ' ';
+    if (next != '.' && next != 'e' && next != 'E') return true;
+  }
+  return false;
+}
+
+// simd_parse parses `text` with simdjson into `b`; not_taken when nlohmann must decide.
+simd_outcome simd_parse(std::string_view text, bounded_builder& b) {
+  if (text.size() > simd_max_bytes) return simd_outcome::not_taken;
+  thread_local simdjson::dom::parser parser(simd_max_bytes);
+  thread_local std::string padded;
+  // simdjson reads up to SIMDJSON_PADDING bytes past the end; a copy the thread keeps has them.
+  padded.assign(text);
+  padded.resize(text.size() + simdjson::SIMDJSON_PADDING);
+  simdjson::dom::element root;
+  if (parser.parse(padded.data(), text.size(), false).get(root) != simdjson::SUCCESS)
+    return simd_outcome::not_taken;
+  bool saw_zero = false;
+  auto outcome = simd_walk(root, b, saw_zero);
+  // simdjson reads "-0" as the integer 0, which nlohmann keeps signed (and "0" unsigned). A
+  // document with a zero and a "-0" after a separator (perhaps inside a string: then nlohmann
+  // merely parses it again) is left to nlohmann.
+  if (outcome == simd_outcome::built && saw_zero && has_minus_zero(text))
+    return simd_outcome::not_taken;
+  return outcome;
+}
+
 }  // namespace
 
 json_limits default_json_limits() noexcept {
@@ -164,6 +294,26 @@ void set_default_json_limits(const json_limits& limits) noexcept {
 result<json> parse_json(std::string_view text) { return parse_json(text, default_json_limits()); }
 
 result<json> parse_json(std::string_view text, const json_limits& limits) {
+  if (text.size() > limits.max_bytes)
+    return fail(limit_error("a JSON document of " + std::to_string(text.size()) + " bytes",
+                            "json_limits::max_bytes", limits.max_bytes, "bytes"));
+  try {
+    bounded_builder builder(limits);
+    switch (simd_parse(text, builder)) {
+      case simd_outcome::built:
+        return builder.finish(true);
+      case simd_outcome::builder_refused:  // a limit: nlohmann would stop at the same event
+        return builder.finish(false);
+      case simd_outcome::not_taken:
+        break;
+    }
+  } catch (const std::exception& e) {
+    return fail(errc::parse_error, std::string("invalid JSON: ") + e.what());
+  }
+  return detail::parse_json_nlohmann(text, limits);
+}
+
+result<json> detail::parse_json_nlohmann(std::string_view text, const json_limits& limits) {
   if (text.size() > limits.max_bytes)
     return fail(limit_error("a JSON document of " + std::to_string(text.size()) + " bytes",
                             "json_limits::max_bytes", limits.max_bytes, "bytes"));

@@ -326,13 +326,14 @@ bool is_loopback_bind(const std::string& host) {
 }  // namespace
 
 bool http_server::impl::check_host_origin(const http_request& req) const {
-  std::vector<std::string> allowed = options.allowed_hosts;
-  if (allowed.empty()) {
+  static const std::vector<std::string> loopback_names = {"localhost", "127.0.0.1", "[::1]"};
+  const std::vector<std::string>* allowed = &options.allowed_hosts;
+  if (allowed->empty()) {
     if (!is_loopback_bind(options.host)) return true;
-    allowed = {"localhost", "127.0.0.1", "[::1]"};
+    allowed = &loopback_names;
   }
   auto ok = [&](const std::string& h) {
-    for (const auto& a : allowed)
+    for (const auto& a : *allowed)
       if (beast::iequals(a, h)) return true;
     return false;
   };

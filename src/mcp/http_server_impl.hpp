@@ -20,6 +20,15 @@ using detail::http_request;
 using detail::tcp;
 using conn_ptr = std::shared_ptr<http_conn>;
 
+
+/// mcp_headers are the request headers a POST to the MCP endpoint reads, found in one pass over
+/// the fields (each lookup by name walks the field set; a POST used to make nine). Like
+/// `req[name]`, each is the first field of its name, empty when there is none.
+struct mcp_headers {
+  std::string_view content_type, accept, session_id, protocol_version, method, name;
+  static mcp_headers of(const http_request& req);
+};
+
 struct http_server::impl : detail::conn_hooks, std::enable_shared_from_this<http_server::impl> {
   server& srv;
   http_options options;
@@ -75,7 +84,7 @@ struct http_server::impl : detail::conn_hooks, std::enable_shared_from_this<http
   /// request_session is the session a GET or DELETE names in Mcp-Session-Id; without sessions,
   /// the header or the session, it answers the request with the error and returns null.
   std::shared_ptr<detail::http_session> request_session(const conn_ptr& c, http_request& req);
-  void post_stateless(const conn_ptr& c, http_request& req, jsonrpc::message m,
+  void post_stateless(const conn_ptr& c, http_request& req, const mcp_headers& h, jsonrpc::message m,
                       const std::string& principal);
   void post_session(const conn_ptr& c, http_request& req, const std::shared_ptr<detail::http_session>& hs,
                     jsonrpc::message m, const std::string& principal);

@@ -23,8 +23,7 @@ using detail::sse_stream;
 
 namespace {
 
-bool accepts(const http_request& req, std::string_view type) {
-  auto accept = req[http::field::accept];
+bool accepts(std::string_view accept, std::string_view type) {
   return accept.empty() || accept.find(type) != std::string_view::npos ||
          accept.find("*/*") != std::string_view::npos;
 }
@@ -42,12 +41,43 @@ std::optional<std::string> decode_header_value(std::string_view v) {
 
 }  // namespace
 
+mcp_headers mcp_headers::of(const http_request& req) {
+  mcp_headers h;
+  bool seen[6] = {};
+  auto take = [&](int i, std::string_view& slot, std::string_view value) {
+    if (!seen[i]) slot = value;
+    seen[i] = true;
+  };
+  for (const auto& f : req) {
+    switch (f.name()) {
+      case http::field::content_type:
+        take(0, h.content_type, f.value());
+        break;
+      case http::field::accept:
+        take(1, h.accept, f.value());
+        break;
+      case http::field::unknown: {
+        std::string_view n = f.name_string();
+        if (n.size() < 8 || !beast::iequals(n.substr(0, 4), "mcp-")) break;
+        if (beast::iequals(n, "mcp-session-id")) take(2, h.session_id, f.value());
+        else if (beast::iequals(n, "mcp-protocol-version")) take(3, h.protocol_version, f.value());
+        else if (beast::iequals(n, "mcp-method")) take(4, h.method, f.value());
+        else if (beast::iequals(n, "mcp-name")) take(5, h.name, f.value());
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return h;
+}
+
 void http_server::impl::post(const conn_ptr& c, http_request& req, const std::string& principal) {
-  auto ctype = req[http::field::content_type];
-  if (ctype.find("application/json") == std::string_view::npos)
+  const auto h = mcp_headers::of(req);
+  if (h.content_type.find("application/json") == std::string_view::npos)
     return write_rpc_error(c, req, http::status::unsupported_media_type, std::nullopt, ec::invalid_request,
                            "Unsupported Media Type: use Content-Type: application/json");
-  if (!accepts(req, "application/json") && !accepts(req, "text/event-stream"))
+  if (!accepts(h.accept, "application/json") && !accepts(h.accept, "text/event-stream"))
     return write_rpc_error(c, req, http::status::not_acceptable, std::nullopt, ec::invalid_request,
                            "Not Acceptable: accept application/json and text/event-stream");
   auto parsed = jsonrpc::parse(req.body());
@@ -58,14 +88,14 @@ void http_server::impl::post(const conn_ptr& c, http_request& req, const std::st
     return write_response(c, req, http::status::bad_request, jsonrpc::serialize(e));
   }
   jsonrpc::message& m = parsed.messages.front();
-  std::string sid(req["Mcp-Session-Id"]);
-  std::string hv(req["MCP-Protocol-Version"]);
+  std::string sid(h.session_id);
+  std::string hv(h.protocol_version);
   if (const auto* r = std::get_if<jsonrpc::request>(&m)) {
     bool has_meta = r->params.is_object() && r->params.contains("_meta") &&
                     r->params["_meta"].is_object() && r->params["_meta"].contains(meta_protocol_version);
     bool legacy = !has_meta && !hv.empty() && is_session_version(hv);
     if (srv.options().stateless && (has_meta || (!hv.empty() && !legacy && sid.empty())))
-      return post_stateless(c, req, std::move(m), principal);
+      return post_stateless(c, req, h, std::move(m), principal);
     if (sid.empty() && r->method == "initialize" && srv.options().sessions) {
       auto hs = new_session(c, req, *r);
       if (!hs) return;
@@ -167,10 +197,10 @@ void http_server::impl::post_session(const conn_ptr& c, http_request& req, const
   refuse_busy(c, keep, rid);
 }
 
-void http_server::impl::post_stateless(const conn_ptr& c, http_request& req, jsonrpc::message m,
-                                       const std::string& principal) {
+void http_server::impl::post_stateless(const conn_ptr& c, http_request& req, const mcp_headers& h,
+                                       jsonrpc::message m, const std::string& principal) {
   const auto& r = std::get<jsonrpc::request>(m);
-  std::string_view hv = req["MCP-Protocol-Version"];
+  std::string_view hv = h.protocol_version;
   if (hv.empty())
     return write_rpc_error(c, req, http::status::bad_request, r.id, ec::header_mismatch,
                            "Header mismatch: the MCP-Protocol-Version header is required");
@@ -186,12 +216,11 @@ void http_server::impl::post_stateless(const conn_ptr& c, http_request& req, jso
   wire::request_meta checked;  // decoded once: the server does not decode it again
   if (auto rej = srv.stateless_check(r, &checked))
     return write_response(c, req, http::status::bad_request, jsonrpc::serialize(rej->response));
-  auto method_header = req["Mcp-Method"];
-  if (method_header != r.method)
+  if (h.method != r.method)
     return write_rpc_error(c, req, http::status::bad_request, r.id, ec::header_mismatch,
                            "Header mismatch: Mcp-Method header does not match the body method");
   if (std::string field(routing_name_field(r.method)); !field.empty()) {
-    auto raw = req["Mcp-Name"];
+    auto raw = h.name;
     auto name = decode_header_value(raw);
     std::string body = r.params.is_object() ? r.params.value(field, "") : "";
     if (raw.empty() || !name || *name != body)
@@ -251,7 +280,7 @@ std::shared_ptr<detail::http_session> http_server::impl::request_session(const c
 void http_server::impl::get(const conn_ptr& c, http_request& req) {
   auto hs = request_session(c, req);
   if (!hs) return;
-  if (!accepts(req, "text/event-stream")) return write_response(c, req, http::status::not_acceptable, "", "");
+  if (!accepts(req[http::field::accept], "text/event-stream")) return write_response(c, req, http::status::not_acceptable, "", "");
   std::string last(req["Last-Event-ID"]);
   std::shared_ptr<sse_stream> stream;
   std::uint64_t after = 0;

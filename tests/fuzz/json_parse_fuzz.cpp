@@ -1,12 +1,43 @@
 // Fuzzes parse_json, the bounded parse every peer's JSON goes through: never crashes or
 // recurses (any depth, any bytes), refuses only with parse_error or limit_exceeded, and agrees
-// with nlohmann's own parser on every document within the limits.
+// with nlohmann's own parser on every document within the limits: the same value, node types
+// included, and for a document it refuses, the same refusal as parse_json_nlohmann (parse_json
+// tokenizes small documents with simdjson; this holds the two paths to one answer).
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <string_view>
 
 #include "tooluse/json.hpp"
+
+namespace {
+// same: equal values with equal node types (json's == takes 1 for 1.0 and unsigned for signed).
+bool same(const tooluse::json& a, const tooluse::json& b) {
+  if (a.type() != b.type() || a.size() != b.size()) return false;
+  if (a.is_object()) {
+    for (auto i = a.begin(), j = b.begin(); i != a.end(); ++i, ++j)
+      if (i.key() != j.key() || !same(*i, *j)) return false;
+    return true;
+  }
+  if (a.is_array()) {
+    for (std::size_t i = 0; i < a.size(); ++i)
+      if (!same(a[i], b[i])) return false;
+    return true;
+  }
+  if (a.is_number_float()) return tooluse::dump_json(a) == tooluse::dump_json(b);
+  return a == b;
+}
+
+void agree(std::string_view text, const tooluse::json_limits& limits) {
+  auto fast = tooluse::parse_json(text, limits);
+  auto reference = tooluse::detail::parse_json_nlohmann(text, limits);
+  if (fast.has_value() != reference.has_value()) std::abort();
+  if (fast && !same(*fast, *reference)) std::abort();
+  if (!fast && (fast.error().code != reference.error().code ||
+                fast.error().message != reference.error().message))
+    std::abort();
+}
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace tooluse;
@@ -18,6 +49,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::abort();
   if (tiny && !bounded) std::abort();  // tighter limits can only refuse more
   if (tiny && *tiny != *bounded) std::abort();
+  agree(text, json_limits{});
+  agree(text, json_limits{.max_depth = 4, .max_bytes = 4096, .max_values = 64});
   if (bounded) {
     // Within the limits, the same value as nlohmann builds (its parse recurses only in
     // destruction-free ways up to depth 128, so this is safe here).

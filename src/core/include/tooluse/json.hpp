@@ -39,6 +39,13 @@ void set_default_json_limits(const json_limits& limits) noexcept;
 result<json> parse_json(std::string_view text);
 result<json> parse_json(std::string_view text, const json_limits& limits);
 
+namespace detail {
+/// parse_json_nlohmann is parse_json with nlohmann's parser alone. parse_json tokenizes small
+/// documents with simdjson and must give exactly this result, value types and error messages
+/// included; the json_parse fuzzer and tests/unit/core/json_simd_test.cpp hold it to that.
+result<json> parse_json_nlohmann(std::string_view text, const json_limits& limits);
+}  // namespace detail
+
 /// dump_json serializes compactly; invalid UTF-8 is replaced rather than thrown on.
 std::string dump_json(const json& value, int indent = -1);
 

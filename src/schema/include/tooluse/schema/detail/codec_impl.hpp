@@ -41,6 +41,19 @@ inline tl::unexpected<error> decode_error(const std::string& path, std::string m
   return fail(errc::invalid_argument, path + ": " + std::move(message));
 }
 
+// The path is built only for an error: decoding a member passes its parent's path on unchanged,
+// and when it fails, the member's step (`.name`, `["odd key"]`, `[3]`) is inserted into the
+// message right after the parent's path, which every decode_error message starts with. The
+// innermost step is inserted first, so the steps come out in order.
+inline void insert_step(error& e, std::size_t at, std::string_view key) {
+  std::string step;
+  path_push(step, key);
+  e.message.insert(at, step);
+}
+inline void insert_index(error& e, std::size_t at, std::size_t index) {
+  e.message.insert(at, '[' + std::to_string(index) + ']');
+}
+
 inline std::string got(const json& j) {
   std::string_view t = type_name(j);
   if (j.is_string() || j.is_number() || j.is_boolean()) {
@@ -52,10 +65,10 @@ inline std::string got(const json& j) {
 }
 
 template <class T>
-status decode_value(const json& j, T& out, std::string& path);
+status decode_value(const json& j, T& out, const std::string& path);
 
 template <class I>
-status decode_integer(const json& j, I& out, std::string& path) {
+status decode_integer(const json& j, I& out, const std::string& path) {
   if (!j.is_number()) return decode_error(path, "expected integer, got " + got(j));
   bool in_range = false;
   if (j.is_number_unsigned()) {
@@ -85,7 +98,7 @@ status decode_integer(const json& j, I& out, std::string& path) {
 }
 
 template <class E>
-status decode_enum(const json& j, E& out, std::string& path) {
+status decode_enum(const json& j, E& out, const std::string& path) {
   const auto& info = tooluse_describe(describe_tag<E>{});
   if (j.is_string()) {
     const auto& s = j.get_ref<const std::string&>();
@@ -111,7 +124,7 @@ bool declared_field(const Info& info, std::string_view key) {
 }
 
 template <class T>
-status decode_struct(const json& j, T& out, std::string& path) {
+status decode_struct(const json& j, T& out, const std::string& path) {
   if (!j.is_object()) return decode_error(path, "expected object, got " + got(j));
   const auto& info = tooluse_describe(describe_tag<T>{});
   const auto& meta = meta_of<T>();
@@ -143,25 +156,23 @@ status decode_struct(const json& j, T& out, std::string& path) {
         return;
       }
     }
-    std::size_t mark = path.size();
-    path_push(path, f.name);
     auto it = j.find(std::string_view(f.name));  // no key copied: ordered_json finds by view
     if (it != j.end()) {
       st = decode_value(*it, out.*(f.member), path);
     } else if (m.required) {
-      path.resize(mark);
       st = decode_error(path, "missing required property \"" + std::string(f.name) + "\"");
+      return;
     } else if (m.default_value) {
       st = decode_value(*m.default_value, out.*(f.member), path);
     }
-    if (st) path.resize(mark);
+    if (!st) insert_step(st.error(), path.size(), f.name);
   };
   std::apply([&](const auto&... f) { (one(f), ...); }, info.fields);
   return st;
 }
 
 template <class C>
-status decode_array(const json& j, C& out, std::string& path) {
+status decode_array(const json& j, C& out, const std::string& path) {
   if (!j.is_array()) return decode_error(path, "expected array, got " + got(j));
   if constexpr (is_std_array<C>::value) {
     if (j.size() != out.size())
@@ -170,12 +181,12 @@ status decode_array(const json& j, C& out, std::string& path) {
   } else {
     out.clear();
   }
-  std::size_t mark = path.size();
   for (std::size_t i = 0; i < j.size(); ++i) {
-    path += '[' + std::to_string(i) + ']';
     typename C::value_type item{};
-    if (auto st = decode_value(j[i], item, path); !st) return st;
-    path.resize(mark);
+    if (auto st = decode_value(j[i], item, path); !st) {
+      insert_index(st.error(), path.size(), i);
+      return st;
+    }
     if constexpr (is_std_array<C>::value)
       out[i] = std::move(item);
     else if constexpr (is_set<C>::value)
@@ -187,22 +198,22 @@ status decode_array(const json& j, C& out, std::string& path) {
 }
 
 template <class M>
-status decode_map(const json& j, M& out, std::string& path) {
+status decode_map(const json& j, M& out, const std::string& path) {
   if (!j.is_object()) return decode_error(path, "expected object, got " + got(j));
   out.clear();
-  std::size_t mark = path.size();
   for (const auto& [key, value] : j.items()) {
-    path_push(path, key);
     typename M::mapped_type item{};
-    if (auto st = decode_value(value, item, path); !st) return st;
-    path.resize(mark);
+    if (auto st = decode_value(value, item, path); !st) {
+      insert_step(st.error(), path.size(), key);
+      return st;
+    }
     out.emplace(key, std::move(item));
   }
   return {};
 }
 
 template <class T>
-status decode_value(const json& j, T& out, std::string& path) {
+status decode_value(const json& j, T& out, const std::string& path) {
   if constexpr (std::is_same_v<T, std::string>) {
     if (!j.is_string()) return decode_error(path, "expected string, got " + got(j));
     out = j.get<std::string>();
