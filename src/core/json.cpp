@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <fmt/format.h>
 
+#include "core/json_dump.hpp"
+
 // The one instantiation of tooluse::json's members (tooluse/json.hpp declares it extern).
 template class nlohmann::basic_json<nlohmann::ordered_map>;
 
@@ -43,6 +45,10 @@ void write_canonical(const json& v, std::string& out) {
 }  // namespace
 
 std::string dump_json(const json& value, int indent) {
+  if (indent < 0) {
+    std::string out;
+    if (detail::write_compact(value, out)) return out;
+  }
   return value.dump(indent, ' ', false, json::error_handler_t::replace);
 }
 

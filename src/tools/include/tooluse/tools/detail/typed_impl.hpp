@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -105,6 +106,14 @@ tool_result to_tool_result(R&& r) {
   }
 }
 
+/// has_null tells whether an object of arguments has a top-level null (drop_absent's work).
+inline bool has_null(const json& args) {
+  if (!args.is_object()) return false;
+  for (const auto& kv : args.get_ref<const json::object_t&>())
+    if (kv.second.is_null()) return true;
+  return false;
+}
+
 /// drop_absent removes top-level nulls of properties the schema does not require: models
 /// often send `"unit": null` for "not given", which decode reads as an absent optional.
 inline json drop_absent(const json& args, const json& schema) {
@@ -129,7 +138,9 @@ struct typed_handler {
   std::string name;
 
   tool_result operator()(const json& arguments, call_context& ctx) const {
-    json args = drop_absent(arguments, validator->schema());
+    std::optional<json> dropped;  // copied only when there is a null to drop
+    if (has_null(arguments)) dropped = drop_absent(arguments, validator->schema());
+    const json& args = dropped ? *dropped : arguments;
     auto errors = validator->validate(args);
     if (!errors.empty())
       return tool_result::error("invalid arguments for tool \"" + name + "\":\n" +

@@ -1,0 +1,82 @@
+// dump_json writes compact JSON itself (src/core/json_dump.cpp): it must be byte for byte what
+// nlohmann's serializer writes with the same options, on every kind of value.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <string>
+
+#include "tooluse/json.hpp"
+
+namespace tooluse {
+namespace {
+
+std::string reference(const json& v) { return v.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+TEST(JsonDump, ScalarsAsNlohmannWritesThem) {
+  for (const json& v :
+       {json(nullptr), json(true), json(false), json(0), json(-0), json(1), json(-1),
+        json(std::numeric_limits<std::int64_t>::min()), json(std::numeric_limits<std::int64_t>::max()),
+        json(std::numeric_limits<std::uint64_t>::max()), json(0.0), json(-0.0), json(1.5), json(1e300),
+        json(1e-300), json(0.1), json(100.0), json(1e21), json(std::numeric_limits<double>::quiet_NaN()),
+        json(std::numeric_limits<double>::infinity())}) {
+    EXPECT_EQ(dump_json(v), reference(v));
+  }
+}
+
+TEST(JsonDump, StringsEscapedAsNlohmannEscapesThem) {
+  std::string every_byte;
+  for (int c = 1; c < 0x80; ++c) every_byte += static_cast<char>(c);
+  for (const std::string& s :
+       {std::string(), std::string("plain"), std::string("quote \" backslash \\ slash /"),
+        std::string("\b\f\n\r\t"), std::string(1, '\0'), std::string("\x01\x1f\x7f"), every_byte,
+        std::string("caf\xc3\xa9 \xe4\xb8\xad \xf0\x9f\x98\x80"),
+        // not UTF-8: nlohmann replaces each bad sequence with U+FFFD; dump_json leaves it to it
+        std::string("\xff"), std::string("a\xc3"), std::string("\xed\xa0\x80"), std::string("\xc0\xaf"),
+        std::string("ok \xf4\x90\x80\x80 then")}) {
+    json v = s;
+    EXPECT_EQ(dump_json(v), reference(v)) << s;
+    json o = {{s, s}};
+    EXPECT_EQ(dump_json(o), reference(o)) << s;
+  }
+}
+
+TEST(JsonDump, ContainersAndOtherValues) {
+  json v = json::parse(R"({"b":[1,-2,3.5,{"x":null}],"a":{},"c":[],"d":"e","f":[[[]]]})");
+  EXPECT_EQ(dump_json(v), reference(v));
+  EXPECT_EQ(dump_json(v), R"({"b":[1,-2,3.5,{"x":null}],"a":{},"c":[],"d":"e","f":[[[]]]})");
+  json bin = json::binary({1, 2, 3});
+  EXPECT_EQ(dump_json(bin), reference(bin));
+  json nested = {{"bin", json::binary({4})}, {"s", "\xff"}};
+  EXPECT_EQ(dump_json(nested), reference(nested));
+  EXPECT_EQ(dump_json(v, 2), v.dump(2, ' ', false, json::error_handler_t::replace));
+}
+
+// Every JSON document in tests/data and every line of those that are JSON Lines.
+TEST(JsonDump, EveryDocumentInTheTestData) {
+  namespace fs = std::filesystem;
+  std::size_t documents = 0;
+  auto check = [&](const std::string& text) {
+    auto v = parse_json(text);
+    if (!v) return false;
+    EXPECT_EQ(dump_json(*v), reference(*v));
+    ++documents;
+    return true;
+  };
+  for (const auto& entry : fs::recursive_directory_iterator(fs::path(TOOLUSE_SOURCE_DIR) / "tests" / "data")) {
+    if (!entry.is_regular_file() || entry.path().extension() != ".json") continue;
+    std::ifstream in(entry.path(), std::ios::binary);
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    if (check(buffer.str())) continue;
+    std::istringstream lines(buffer.str());
+    for (std::string line; std::getline(lines, line);)
+      if (!line.empty()) check(line);
+  }
+  EXPECT_GT(documents, 1000u);
+}
+
+}  // namespace
+}  // namespace tooluse
