@@ -5,6 +5,7 @@
 // write itself (a float, a string that is not valid UTF-8, binary) it leaves to nlohmann
 // (design/json-parse.md, "Writing JSON").
 #include <charconv>
+#include <string_view>
 #include <simdjson.h>
 
 #include "core/json_dump.hpp"
@@ -23,20 +24,16 @@ bool write_string(const std::string& s, std::string& out) {
     if (c >= 0x20 && c != '"' && c != '\\') continue;
     out.append(s, run, i - run);
     run = i + 1;
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\b': out += "\\b"; break;
-      case '\t': out += "\\t"; break;
-      case '\n': out += "\\n"; break;
-      case '\f': out += "\\f"; break;
-      case '\r': out += "\\r"; break;
-      default: {
-        static constexpr char hex[] = "0123456789abcdef";
-        char u[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 0xf]};
-        out.append(u, sizeof u);
-      }
+    // the bytes with a short escape, then each one's letter: \" \\ \b \t \n \f \r
+    static constexpr std::string_view named = "\"\\\b\t\n\f\r", letter = "\"\\btnfr";
+    if (auto at = named.find(static_cast<char>(c)); at != std::string_view::npos) {
+      out += '\\';
+      out += letter[at];
+      continue;
     }
+    static constexpr char hex[] = "0123456789abcdef";
+    char u[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 0xf]};
+    out.append(u, sizeof u);
   }
   out.append(s, run, s.size() - run);
   out += '"';
