@@ -9,30 +9,14 @@
 #include <string_view>
 
 #include "tooluse/json.hpp"
+#include "../support/json_same.hpp"
 
 namespace {
-// same: equal values with equal node types (json's == takes 1 for 1.0 and unsigned for signed).
-bool same(const tooluse::json& a, const tooluse::json& b) {
-  if (a.type() != b.type() || a.size() != b.size()) return false;
-  if (a.is_object()) {
-    for (auto i = a.begin(), j = b.begin(); i != a.end(); ++i, ++j)
-      if (i.key() != j.key() || !same(*i, *j)) return false;
-    return true;
-  }
-  if (a.is_array()) {
-    for (std::size_t i = 0; i < a.size(); ++i)
-      if (!same(a[i], b[i])) return false;
-    return true;
-  }
-  if (a.is_number_float()) return tooluse::dump_json(a) == tooluse::dump_json(b);
-  return a == b;
-}
-
 void agree(std::string_view text, const tooluse::json_limits& limits) {
   auto fast = tooluse::parse_json(text, limits);
   auto reference = tooluse::detail::parse_json_nlohmann(text, limits);
   if (fast.has_value() != reference.has_value()) std::abort();
-  if (fast && !same(*fast, *reference)) std::abort();
+  if (fast && !tooluse::testing::json_same(*fast, *reference)) std::abort();
   if (!fast && (fast.error().code != reference.error().code ||
                 fast.error().message != reference.error().message))
     std::abort();

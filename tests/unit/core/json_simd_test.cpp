@@ -10,26 +10,10 @@
 #include <vector>
 
 #include "tooluse/json.hpp"
+#include "support/json_same.hpp"
 
 namespace tooluse {
 namespace {
-
-// same: equal values with equal node types (json's == takes 1 for 1.0 and unsigned for signed).
-bool same(const json& a, const json& b) {
-  if (a.type() != b.type() || a.size() != b.size()) return false;
-  if (a.is_object()) {
-    for (auto i = a.begin(), j = b.begin(); i != a.end(); ++i, ++j)
-      if (i.key() != j.key() || !same(*i, *j)) return false;
-    return true;
-  }
-  if (a.is_array()) {
-    for (std::size_t i = 0; i < a.size(); ++i)
-      if (!same(a[i], b[i])) return false;
-    return true;
-  }
-  if (a.is_number_float()) return dump_json(a) == dump_json(b);
-  return a == b;
-}
 
 void expect_agreement(std::string_view text, const json_limits& limits = {}) {
   SCOPED_TRACE(std::string(text.substr(0, 200)));
@@ -38,7 +22,8 @@ void expect_agreement(std::string_view text, const json_limits& limits = {}) {
   ASSERT_EQ(fast.has_value(), reference.has_value())
       << (fast ? reference.error().message : fast.error().message);
   if (fast) {
-    EXPECT_TRUE(same(*fast, *reference)) << dump_json(*fast) << " vs " << dump_json(*reference);
+    EXPECT_TRUE(tooluse::testing::json_same(*fast, *reference))
+        << dump_json(*fast) << " vs " << dump_json(*reference);
   } else {
     EXPECT_EQ(fast.error().code, reference.error().code);
     EXPECT_EQ(fast.error().message, reference.error().message);
