@@ -80,8 +80,6 @@ class bounded_builder {
     return false;
   }
 
-  bool failed() const { return failure_.has_value(); }
-
   result<json> finish(bool ok) {
     if (failure_) return fail(*failure_);
     if (!ok) return fail(errc::parse_error, "invalid JSON");
@@ -222,7 +220,10 @@ simd_outcome simd_walk(simdjson::dom::element root, bounded_builder& b, bool& sa
     return false;
   };
   bool unrepresentable = false;
-  if (!value(root, unrepresentable)) return unrepresentable ? simd_outcome::not_taken : simd_outcome::builder_refused;
+  auto refused = [&] {
+    return unrepresentable ? simd_outcome::not_taken : simd_outcome::builder_refused;
+  };
+  if (!value(root, unrepresentable)) return refused();
   while (!stack.empty()) {
     level& top = stack.back();
     bool ok = true;
@@ -244,7 +245,7 @@ simd_outcome simd_walk(simdjson::dom::element root, bounded_builder& b, bool& sa
       ++top.a;
       ok = value(e, unrepresentable);  // may push: `top` is not used after this
     }
-    if (!ok) return unrepresentable ? simd_outcome::not_taken : simd_outcome::builder_refused;
+    if (!ok) return refused();
   }
   return simd_outcome::built;
 }
@@ -272,8 +273,8 @@ simd_outcome simd_parse(std::string_view text, bounded_builder& b) {
   bool saw_zero = false;
   auto outcome = simd_walk(root, b, saw_zero);
   // simdjson reads "-0" as the integer 0, which nlohmann keeps signed (and "0" unsigned). A
-  // document with a zero and a "-0" after a separator (perhaps inside a string: then nlohmann
-  // merely parses it again) is left to nlohmann.
+  // document with a zero and a "-0" not followed by '.' or 'e' (perhaps inside a string: then
+  // nlohmann merely parses it again) is left to nlohmann.
   if (outcome == simd_outcome::built && saw_zero && has_minus_zero(text))
     return simd_outcome::not_taken;
   return outcome;
@@ -294,21 +295,20 @@ void set_default_json_limits(const json_limits& limits) noexcept {
 result<json> parse_json(std::string_view text) { return parse_json(text, default_json_limits()); }
 
 result<json> parse_json(std::string_view text, const json_limits& limits) {
-  if (text.size() > limits.max_bytes)
-    return fail(limit_error("a JSON document of " + std::to_string(text.size()) + " bytes",
-                            "json_limits::max_bytes", limits.max_bytes, "bytes"));
-  try {
-    bounded_builder builder(limits);
-    switch (simd_parse(text, builder)) {
-      case simd_outcome::built:
-        return builder.finish(true);
-      case simd_outcome::builder_refused:  // a limit: nlohmann would stop at the same event
-        return builder.finish(false);
-      case simd_outcome::not_taken:
-        break;
+  if (text.size() <= limits.max_bytes) {  // else the reference path refuses it
+    try {
+      bounded_builder builder(limits);
+      switch (simd_parse(text, builder)) {
+        case simd_outcome::built:
+          return builder.finish(true);
+        case simd_outcome::builder_refused:  // a limit: nlohmann would stop at the same event
+          return builder.finish(false);
+        case simd_outcome::not_taken:
+          break;
+      }
+    } catch (const std::exception& e) {  // bad_alloc, as on the reference path
+      return fail(errc::parse_error, std::string("invalid JSON: ") + e.what());
     }
-  } catch (const std::exception& e) {
-    return fail(errc::parse_error, std::string("invalid JSON: ") + e.what());
   }
   return detail::parse_json_nlohmann(text, limits);
 }

@@ -280,7 +280,8 @@ std::shared_ptr<detail::http_session> http_server::impl::request_session(const c
 void http_server::impl::get(const conn_ptr& c, http_request& req) {
   auto hs = request_session(c, req);
   if (!hs) return;
-  if (!accepts(req[http::field::accept], "text/event-stream")) return write_response(c, req, http::status::not_acceptable, "", "");
+  if (!accepts(req[http::field::accept], "text/event-stream"))
+    return write_response(c, req, http::status::not_acceptable, "", "");
   std::string last(req["Last-Event-ID"]);
   std::shared_ptr<sse_stream> stream;
   std::uint64_t after = 0;
