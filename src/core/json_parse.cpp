@@ -9,6 +9,7 @@
 // simdjson refuses, or that it would represent differently from nlohmann (an integer beyond
 // 64 bits, -0), is parsed again by nlohmann, so the values and every error message stay
 // nlohmann's (design/json-parse.md).
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <mutex>
@@ -44,35 +45,18 @@ class bounded_builder {
   bool string(json::string_t& v) { return put(json(std::move(v))); }
   bool binary(json::binary_t& v) { return put(json::binary(std::move(v))); }
 
-  bool start_object(std::size_t) { return open(json::object()); }
-  bool start_array(std::size_t) { return open(json::array()); }
+  // simdjson knows a container's size before its members come (nlohmann's parser passes
+  // unknown_size): the container reserves it, and an object's members go straight into it.
+  static constexpr std::size_t unknown_size = static_cast<std::size_t>(-1);
+  bool start_object(std::size_t n) { return open(json::object(), n); }
+  bool start_array(std::size_t n) { return open(json::array(), n); }
   bool end_object() { return close(); }
   bool end_array() { return close(); }
 
   bool key(json::string_t& k) {
     frame& f = stack_.back();
-    auto& members = f.members;
-    constexpr std::size_t index_from = 16;
-    if (!f.index && members.size() >= index_from) {
-      f.index = std::make_unique<std::unordered_map<std::string, std::size_t>>();
-      for (std::size_t i = 0; i < members.size(); ++i) f.index->emplace(members[i].first, i);
-    }
-    if (f.index) {
-      auto [it, fresh] = f.index->emplace(k, members.size());
-      if (!fresh) {
-        slot_ = &members[it->second].second;  // a duplicate key: the last value wins, as in nlohmann
-        return true;
-      }
-    } else {
-      for (auto& kv : members)
-        if (kv.first == k) {
-          slot_ = &kv.second;
-          return true;
-        }
-    }
-    members.emplace_back(std::move(k), nullptr);
-    slot_ = &members.back().second;
-    return true;
+    if (f.direct) return add_key(f, items_of(*f.value), k);
+    return add_key(f, f.members, k);
   }
 
   bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& ex) {
@@ -87,14 +71,47 @@ class bounded_builder {
   }
 
  private:
-  // An object's members are gathered in `members` while it is built and moved into it when it
-  // closes: ordered_json keeps them in a vector of pair<const string, json>, which cannot be
-  // moved, so each time that vector grew it copied every member built so far, subtrees and all.
+  // Without a size, an object's members are gathered in `members` while it is built and moved
+  // into it when it closes: ordered_json keeps them in a vector of pair<const string, json>,
+  // which cannot be moved, so each time that vector grew it copied every member built so far,
+  // subtrees and all. With a size (`direct`), the object reserves it and never grows.
   struct frame {
     json* value;
+    bool direct = false;
     std::vector<std::pair<std::string, json>> members;
     std::unique_ptr<std::unordered_map<std::string, std::size_t>> index;
   };
+  using items = json::object_t::Container;  // the ordered map's vector
+
+  static items& items_of(json& object) { return static_cast<items&>(object.get_ref<json::object_t&>()); }
+
+  // add_key makes `k` the member the next value goes to: a new one, or (a duplicate key) the
+  // one already there, whose value the last one replaces, as in nlohmann. Large objects look
+  // their keys up in a hash index.
+  template <class Members>
+  bool add_key(frame& f, Members& members, json::string_t& k) {
+    constexpr std::size_t index_from = 16;
+    if (!f.index && members.size() >= index_from) {
+      f.index = std::make_unique<std::unordered_map<std::string, std::size_t>>();
+      for (std::size_t i = 0; i < members.size(); ++i) f.index->emplace(members[i].first, i);
+    }
+    if (f.index) {
+      auto [it, fresh] = f.index->emplace(k, members.size());
+      if (!fresh) {
+        slot_ = &members[it->second].second;
+        return true;
+      }
+    } else {
+      for (auto& kv : members)
+        if (kv.first == k) {
+          slot_ = &kv.second;
+          return true;
+        }
+    }
+    members.emplace_back(std::move(k), nullptr);
+    slot_ = &members.back().second;
+    return true;
+  }
 
   bool count() {
     if (++values_ <= limits_.max_values) return true;
@@ -126,7 +143,7 @@ class bounded_builder {
     return true;
   }
 
-  bool open(json&& container) {
+  bool open(json&& container, std::size_t size) {
     if (!count()) return false;
     if (stack_.size() >= limits_.max_depth) {
       failure_ = limit_error("JSON nested more than " + std::to_string(limits_.max_depth) +
@@ -134,15 +151,27 @@ class bounded_builder {
                              "json_limits::max_depth", limits_.max_depth, "levels");
       return false;
     }
-    stack_.push_back(frame{place(std::move(container)), {}, nullptr});
+    if (stack_.empty()) stack_.reserve(8);  // one allocation for the usual depth
+    json* at = place(std::move(container));
+    bool direct = false;
+    if (size != unknown_size && size > 0) {
+      // No more than the values still allowed: past them the document is refused anyway.
+      std::size_t room = std::min(size, limits_.max_values - std::min(values_, limits_.max_values));
+      if (at->is_object()) {
+        items_of(*at).reserve(room);
+        direct = true;
+      } else {
+        at->get_ref<json::array_t&>().reserve(room);
+      }
+    }
+    stack_.push_back(frame{at, direct, {}, nullptr});
     return true;
   }
 
   bool close() {
     frame& f = stack_.back();
-    if (f.value->is_object() && !f.members.empty()) {
-      using items = json::object_t::Container;  // the ordered map's vector
-      auto& vec = static_cast<items&>(f.value->get_ref<json::object_t&>());
+    if (!f.direct && f.value->is_object() && !f.members.empty()) {
+      auto& vec = items_of(*f.value);
       vec.reserve(f.members.size());
       for (auto& [k, v] : f.members) vec.emplace_back(std::move(k), std::move(v));
     }
@@ -174,6 +203,7 @@ simd_outcome simd_walk(simdjson::dom::element root, bounded_builder& b, bool& sa
     simdjson::dom::object::iterator o, o_end;
   };
   std::vector<level> stack;
+  stack.reserve(8);
   std::string text;
   saw_zero = false;
   // value emits one scalar, or opens a container and pushes it; false when the builder refused.

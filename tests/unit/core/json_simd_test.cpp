@@ -84,6 +84,19 @@ TEST(JsonSimd, LimitsRefuseAlikeOnBothPaths) {
   expect_agreement(std::string(5000, ' '), tiny);
 }
 
+// An object simdjson sized is built in place: its duplicates (before and after the hash index
+// starts at 16 members) and a size past max_values must come out as nlohmann's.
+TEST(JsonSimd, SizedObjectsWithDuplicateKeysAgree) {
+  for (std::size_t n : {3u, 15u, 16u, 17u, 40u}) {
+    std::string text = "{";
+    for (std::size_t i = 0; i < n; ++i) text += "\"k" + std::to_string(i) + "\":[" + std::to_string(i) + "],";
+    text += R"("k1":{"again":true},"k0":null,"x":[1,2,{"k0":0,"k0":1}]})";
+    SCOPED_TRACE(text);
+    expect_agreement(text);
+    expect_agreement(text, json_limits{.max_depth = 8, .max_bytes = 4096, .max_values = 12});
+  }
+}
+
 TEST(JsonSimd, LargeDocumentsTakeTheOtherPathWithTheSameResult) {
   // Over 64 KiB parse_json uses nlohmann alone; just under, simdjson.
   for (std::size_t n : {1000u, 8000u, 20000u}) {
