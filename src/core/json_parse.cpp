@@ -12,7 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
-#include <mutex>
+#include <atomic>
 #include <optional>
 #include <unordered_map>
 #include <vector>
@@ -24,8 +24,14 @@
 namespace tooluse {
 namespace {
 
-std::mutex defaults_mutex;
-json_limits defaults;  // guarded by defaults_mutex
+// The process's default limits, read by every parse_json without a lock: a mutex here was one
+// more lock every request's threads shared. A change is seen field by field; they are set at
+// startup.
+struct atomic_limits {
+  std::atomic<std::size_t> max_depth{json_limits{}.max_depth};
+  std::atomic<std::size_t> max_bytes{json_limits{}.max_bytes};
+  std::atomic<std::size_t> max_values{json_limits{}.max_values};
+} defaults;
 
 std::string describe(const std::string& what) {
   // Strip "[json.exception.parse_error.101] " for a message written for people.
@@ -313,13 +319,15 @@ simd_outcome simd_parse(std::string_view text, bounded_builder& b) {
 }  // namespace
 
 json_limits default_json_limits() noexcept {
-  std::lock_guard lock(defaults_mutex);
-  return defaults;
+  return {.max_depth = defaults.max_depth.load(std::memory_order_relaxed),
+          .max_bytes = defaults.max_bytes.load(std::memory_order_relaxed),
+          .max_values = defaults.max_values.load(std::memory_order_relaxed)};
 }
 
 void set_default_json_limits(const json_limits& limits) noexcept {
-  std::lock_guard lock(defaults_mutex);
-  defaults = limits;
+  defaults.max_depth.store(limits.max_depth, std::memory_order_relaxed);
+  defaults.max_bytes.store(limits.max_bytes, std::memory_order_relaxed);
+  defaults.max_values.store(limits.max_values, std::memory_order_relaxed);
 }
 
 result<json> parse_json(std::string_view text) { return parse_json(text, default_json_limits()); }

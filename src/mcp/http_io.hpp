@@ -4,6 +4,7 @@
 // deadline), and SSE streams with replay history. HTTP sessions: http_session_conn.hpp. design/mcp-server.md.
 
 #include <array>
+#include <atomic>
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
@@ -74,9 +75,10 @@ class http_connection : public std::enable_shared_from_this<http_connection> {
   void keep_alive_comments(std::chrono::milliseconds every);
   bool ok();
 
-  // Bookkeeping for the server (guarded by the server's mutex).
-  std::list<std::weak_ptr<http_connection>>::iterator idle_pos;
-  bool in_idle_list = false;
+  /// When the connection began waiting for a request header (steady clock, ns); 0 while it is
+  /// busy. Written by its strand (conn_hooks::set_idle), read by the server when it evicts the
+  /// connection idle longest: no lock on a request's way.
+  std::atomic<std::int64_t> idle_since{0};
 
  private:
   enum class phase { idle, header, body, other };

@@ -18,14 +18,22 @@ namespace tooluse::mcp::detail {
 
 namespace {
 
-std::string status_line(http::status st) {
-  std::string s = "HTTP/1.1 ";
+// head_room: the bytes of a response's head besides its header fields, with room to spare.
+constexpr std::size_t head_room = 160;
+
+std::size_t fields_size(const header_list& headers) {
+  std::size_t n = 0;
+  for (const auto& [k, v] : headers) n += k.size() + v.size() + 4;
+  return n;
+}
+
+void add_status_line(std::string& s, http::status st) {
+  s += "HTTP/1.1 ";
   s += std::to_string(static_cast<unsigned>(st));
   s += ' ';
   auto reason = http::obsolete_reason(st);
   s.append(reason.data(), reason.size());
   s += "\r\n";
-  return s;
 }
 
 void add_fields(std::string& out, const header_list& headers, bool keep_alive) {
@@ -246,7 +254,9 @@ void http_connection::on_body(beast::error_code ec) {
 
 void http_connection::respond(http::status status, std::string body, std::string_view content_type,
                          const header_list& headers, bool keep_alive) {
-  std::string out = status_line(status);
+  std::string out;  // one allocation: the head and the body
+  out.reserve(head_room + content_type.size() + fields_size(headers) + body.size());
+  add_status_line(out, status);
   if (!body.empty()) {
     out += "Content-Type: ";
     out += content_type;
@@ -265,7 +275,9 @@ void http_connection::respond(http::status status, std::string body, std::string
 }
 
 void http_connection::start_stream(const header_list& headers, bool keep_alive) {
-  std::string out = status_line(http::status::ok);
+  std::string out;
+  out.reserve(head_room + 64 + fields_size(headers));
+  add_status_line(out, http::status::ok);
   out += "Content-Type: text/event-stream\r\nCache-Control: no-cache\r\nX-Accel-Buffering: no\r\n";
   add_fields(out, headers, keep_alive);
   out += "Transfer-Encoding: chunked\r\n\r\n";

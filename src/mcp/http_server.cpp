@@ -43,7 +43,9 @@ status http_server::start() {
   beast::error_code ec;
   auto addr = net::ip::make_address(d.options.host, ec);
   if (ec) return fail(errc::invalid_argument, "mcp http: \"" + d.options.host + "\" is not an IP address; use e.g. 127.0.0.1");
-  d.acceptor = std::make_unique<tcp::acceptor>(net::make_strand(d.io));
+  const int n = d.options.threads > 0 ? d.options.threads : static_cast<int>(std::thread::hardware_concurrency());
+  for (int i = 0; i < std::max(1, n); ++i) d.ios.push_back(std::make_unique<net::io_context>(1));
+  d.acceptor = std::make_unique<tcp::acceptor>(net::make_strand(*d.ios[0]));
   tcp::endpoint ep(addr, d.options.port);
   d.acceptor->open(ep.protocol(), ec);
   if (!ec) d.acceptor->set_option(net::socket_base::reuse_address(true), ec);
@@ -59,12 +61,11 @@ status http_server::start() {
   if (d.options.session_store)
     if (auto ok = d.start_store_listener(); !ok) return ok;
   d.do_accept();
-  int n = d.options.threads > 0 ? d.options.threads : static_cast<int>(std::thread::hardware_concurrency());
   auto self = impl_;
-  for (int i = 0; i < std::max(1, n); ++i)
-    d.io_threads.emplace_back([self] {
-      auto guard = net::make_work_guard(self->io);
-      self->io.run();
+  for (auto& io : d.ios)
+    d.io_threads.emplace_back([self, &io = *io] {
+      auto guard = net::make_work_guard(io);
+      io.run();
     });
   d.reaper_thread = std::thread([self] { self->reap_loop(); });
   return {};
@@ -99,20 +100,23 @@ void http_server::stop() {
     d.cv.wait_for(lock, std::chrono::seconds(5), [&] { return d.connections == 0; });
   }
   d.pool.stop();  // handlers were told to stop with their sessions
-  d.io.stop();
+  for (auto& io : d.ios) io->stop();
   for (auto& t : d.io_threads)
     if (t.joinable()) t.join();
   // Nothing runs on the io_context any more: destroy what lives on it, then the context with the
   // handlers still queued (they hold connections and the impl; see http_server_impl.hpp).
   d.retry_timer.reset();
   d.acceptor.reset();
-  d.io_owner.reset();
+  d.ios.clear();
   if (d.stateless_root) d.stateless_root->close();
 }
 
 http_server_stats http_server::stats() const {
   std::lock_guard lock(impl_->mu);
-  return {impl_->connections, impl_->idle.size(), impl_->sessions.size()};
+  std::size_t idle = 0;
+  for (auto& [p, w] : impl_->conns)
+    if (auto c = w.lock()) idle += c->idle_since.load(std::memory_order_relaxed) != 0 ? 1 : 0;
+  return {impl_->connections, idle, impl_->sessions.size()};
 }
 
 void http_server::wait() {
@@ -121,7 +125,7 @@ void http_server::wait() {
 }
 
 void http_server::impl::do_accept() {
-  acceptor->async_accept(net::make_strand(io), [self = shared_from_this()](beast::error_code ec, tcp::socket sock) {
+  acceptor->async_accept(net::make_strand(pick_io()), [self = shared_from_this()](beast::error_code ec, tcp::socket sock) {
     {
       std::lock_guard lock(self->mu);
       if (self->stopping) return;
@@ -155,7 +159,7 @@ void http_server::impl::do_accept() {
 void http_server::impl::accept_ready() {
   for (int i = 0; i < 256; ++i) {
     beast::error_code ec;
-    tcp::socket sock(net::make_strand(io));
+    tcp::socket sock(net::make_strand(pick_io()));
     acceptor->accept(sock, ec);
     if (ec) return;  // would_block: the backlog is empty (other errors: the async accept reports them)
     accepted(std::move(sock));
@@ -163,16 +167,20 @@ void http_server::impl::accept_ready() {
 }
 
 conn_ptr http_server::impl::oldest_idle_locked() {
-  while (!idle.empty()) {
-    auto c = idle.front().lock();
-    if (c) {
-      idle.pop_front();
-      c->in_idle_list = false;
-      return c;
-    }
-    idle.pop_front();
+  // A scan, not a list kept in order: eviction is rare (max_connections reached, or out of file
+  // descriptors), marking a connection idle or busy is per request.
+  conn_ptr oldest;
+  std::int64_t since = 0;
+  for (auto& [p, w] : conns) {
+    auto c = w.lock();  // not `p`: a connection may be gone before on_closed erased it
+    if (!c) continue;
+    std::int64_t t = c->idle_since.load(std::memory_order_relaxed);
+    if (t == 0 || (oldest && t >= since)) continue;
+    oldest = std::move(c);
+    since = t;
   }
-  return nullptr;
+  if (oldest) oldest->idle_since.store(0, std::memory_order_relaxed);
+  return oldest;
 }
 
 void http_server::impl::accepted(tcp::socket sock) {
@@ -205,22 +213,18 @@ void http_server::impl::accepted(tcp::socket sock) {
 }
 
 void http_server::impl::set_idle(http_conn& c, bool is_idle) {
-  std::lock_guard lock(mu);
-  if (is_idle && !c.in_idle_list) {
-    c.idle_pos = idle.insert(idle.end(), c.weak_from_this());
-    c.in_idle_list = true;
-  } else if (!is_idle && c.in_idle_list) {
-    idle.erase(c.idle_pos);
-    c.in_idle_list = false;
+  // Only the connection's strand calls this: a connection already idle keeps its time.
+  if (!is_idle) {
+    c.idle_since.store(0, std::memory_order_relaxed);
+  } else if (c.idle_since.load(std::memory_order_relaxed) == 0) {
+    auto now = std::chrono::steady_clock::now().time_since_epoch();
+    c.idle_since.store(std::max<std::int64_t>(1, std::chrono::duration_cast<std::chrono::nanoseconds>(now).count()),
+                       std::memory_order_relaxed);
   }
 }
 
 void http_server::impl::on_closed(http_conn& c) {
   std::lock_guard lock(mu);
-  if (c.in_idle_list) {
-    idle.erase(c.idle_pos);
-    c.in_idle_list = false;
-  }
   if (conns.erase(&c) > 0) --connections;
   cv.notify_all();
 }

@@ -32,11 +32,16 @@ struct mcp_headers {
 struct http_server::impl : detail::conn_hooks, std::enable_shared_from_this<http_server::impl> {
   server& srv;
   http_options options;
-  /// Owned apart from the rest: queued handlers hold the impl (shared_from_this), so stop()
-  /// destroys the io_context itself once its threads are joined, which drops those handlers and
-  /// the connections they hold (were it a plain member, impl -> io -> handler -> impl would leak).
-  std::unique_ptr<net::io_context> io_owner = std::make_unique<net::io_context>();
-  net::io_context& io = *io_owner;
+  /// One io_context per I/O thread, each run by that thread alone: a connection lives on one
+  /// (round robin at accept), so the threads share no queue and take no lock of each other's
+  /// on a request's way. ios[0] also holds the acceptor. Made by start(). Owned apart from the
+  /// rest: queued handlers hold the impl (shared_from_this), so stop() destroys the contexts
+  /// themselves once their threads are joined, which drops those handlers and the connections
+  /// they hold (were they plain members, impl -> io -> handler -> impl would leak).
+  std::vector<std::unique_ptr<net::io_context>> ios;
+  std::size_t next_io = 0;  ///< the acceptor's strand only
+  /// pick_io is the context of the next accepted connection (the acceptor's strand only).
+  net::io_context& pick_io() { return *ios[next_io++ % ios.size()]; }
   std::unique_ptr<tcp::acceptor> acceptor;
   std::unique_ptr<net::steady_timer> retry_timer;  ///< accept retry after EMFILE
   unsigned short bound_port = 0;
@@ -50,7 +55,6 @@ struct http_server::impl : detail::conn_hooks, std::enable_shared_from_this<http
   bool stopped = false;
   std::size_t connections = 0;
   std::unordered_map<http_conn*, std::weak_ptr<http_conn>> conns;
-  std::list<std::weak_ptr<http_conn>> idle;  ///< waiting for a request header, oldest first
   std::unordered_map<std::string, std::shared_ptr<detail::http_session>> sessions;
   /// the root of the stateless POSTs (server::connect_stateless), each a one-message connection
   std::unique_ptr<server_session> stateless_root;
@@ -72,6 +76,7 @@ struct http_server::impl : detail::conn_hooks, std::enable_shared_from_this<http
   void do_accept();
   void accept_ready();
   void accepted(tcp::socket sock);
+  /// oldest_idle_locked is the connection idle longest (none: null), no longer counted idle.
   conn_ptr oldest_idle_locked();
   void reap_loop();
   bool check_host_origin(const http_request& req) const;

@@ -2,6 +2,7 @@
 #include <condition_variable>
 
 #include "mcp/server_impl.hpp"
+#include "tooluse/json_build.hpp"
 #include "tooluse/mcp/wire.hpp"
 
 namespace tooluse::mcp {
@@ -233,8 +234,10 @@ bool server::handle_message(const std::shared_ptr<session>& s, const jsonrpc::me
   if (resp->error || resp->result.is_null() || !resp->id) {
     emit(jsonrpc::to_json(*resp), true);
   } else {  // to_json without copying the result
-    json j = {{"jsonrpc", "2.0"}, {"id", jsonrpc::id_to_json(*resp->id)}};
-    j["result"] = std::move(resp->result);
+    json j = json_object(3);
+    add_member(j, "jsonrpc", "2.0");
+    add_member(j, "id", jsonrpc::id_to_json(*resp->id));
+    add_member(j, "result", std::move(resp->result));
     emit(j, true);
   }
   return true;

@@ -1,5 +1,7 @@
 #include "tooluse/tools/tool_result.hpp"
 
+#include "tooluse/json_build.hpp"
+
 namespace tooluse {
 
 tool_result tool_result::text(std::string s) {
@@ -33,12 +35,21 @@ std::string tool_result::all_text() const {
 
 namespace {
 struct to_json_visitor {
-  json operator()(const text_content& c) const { return {{"type", "text"}, {"text", c.text}}; }
-  json operator()(const image_content& c) const {
-    return {{"type", "image"}, {"data", c.data}, {"mimeType", c.mime_type}};
+  // Every tool result of every call goes through these: no initializer lists (json_build.hpp).
+  json operator()(const text_content& c) const {
+    json j = json_object(2);
+    add_member(j, "type", "text");
+    add_member(j, "text", c.text);
+    return j;
   }
-  json operator()(const audio_content& c) const {
-    return {{"type", "audio"}, {"data", c.data}, {"mimeType", c.mime_type}};
+  json operator()(const image_content& c) const { return media("image", c.data, c.mime_type); }
+  json operator()(const audio_content& c) const { return media("audio", c.data, c.mime_type); }
+  static json media(const char* type, const std::string& data, const std::string& mime_type) {
+    json j = json_object(3);
+    add_member(j, "type", type);
+    add_member(j, "data", data);
+    add_member(j, "mimeType", mime_type);
+    return j;
   }
   json operator()(const resource_link& c) const {
     json j = {{"type", "resource_link"}, {"uri", c.uri}, {"name", c.name}};
@@ -96,13 +107,13 @@ result<content_block> content_from_json(const json& j) {
 }
 
 json result_to_json(const tool_result& r) {
-  json j = json::object();
-  json content = json::array();
+  json j = json_object(1 + (r.structured_content ? 1 : 0) + (r.is_error ? 1 : 0) + (r.meta.empty() ? 0 : 1));
+  auto& content = add_member(j, "content", json(json::value_t::array)).get_ref<json::array_t&>();
+  content.reserve(r.content.size());
   for (const auto& b : r.content) content.push_back(content_to_json(b));
-  j["content"] = std::move(content);
-  if (r.structured_content) j["structuredContent"] = *r.structured_content;
-  if (r.is_error) j["isError"] = true;
-  if (!r.meta.empty()) j["_meta"] = r.meta;
+  if (r.structured_content) add_member(j, "structuredContent", *r.structured_content);
+  if (r.is_error) add_member(j, "isError", true);
+  if (!r.meta.empty()) add_member(j, "_meta", r.meta);
   return j;
 }
 

@@ -1,0 +1,29 @@
+#pragma once
+/// Building JSON objects where it is paid per request. An initializer list, `json{{"k", v}}`,
+/// builds each member as a two-element array and then copies it into the object: about three
+/// allocations a member, and the member vector grows as it goes. These reserve the member vector
+/// once and put each member in it directly. design/json-parse.md ("Building objects").
+
+#include <cstddef>
+#include <string>
+
+#include "tooluse/json.hpp"
+
+namespace tooluse {
+
+/// json_object returns an empty object with room for `members` members.
+inline json json_object(std::size_t members) {
+  json j(json::value_t::object);
+  static_cast<json::object_t::Container&>(j.get_ref<json::object_t&>()).reserve(members);
+  return j;
+}
+
+/// add_member appends `key` to `object` without looking it up (`object[key] = value` does), for
+/// a key the caller knows is not in it yet; returns the value as stored. `object` must be an
+/// object (a JSON type error otherwise).
+inline json& add_member(json& object, std::string key, json value) {
+  auto& items = static_cast<json::object_t::Container&>(object.get_ref<json::object_t&>());
+  return items.emplace_back(std::move(key), std::move(value)).second;
+}
+
+}  // namespace tooluse
