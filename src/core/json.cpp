@@ -47,6 +47,7 @@ void write_canonical(const json& v, std::string& out) {
 std::string dump_json(const json& value, int indent) {
   if (indent < 0) {
     std::string out;
+    out.reserve(256);  // a small message in one allocation
     if (detail::write_compact(value, out)) return out;
   }
   return value.dump(indent, ' ', false, json::error_handler_t::replace);

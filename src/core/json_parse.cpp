@@ -54,8 +54,8 @@ class bounded_builder {
   // simdjson knows a container's size before its members come (nlohmann's parser passes
   // unknown_size): the container reserves it, and an object's members go straight into it.
   static constexpr std::size_t unknown_size = static_cast<std::size_t>(-1);
-  bool start_object(std::size_t n) { return open(json::object(), n); }
-  bool start_array(std::size_t n) { return open(json::array(), n); }
+  bool start_object(std::size_t n) { return open(json(json::value_t::object), n); }
+  bool start_array(std::size_t n) { return open(json(json::value_t::array), n); }
   bool end_object() { return close(); }
   bool end_array() { return close(); }
 

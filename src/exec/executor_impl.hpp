@@ -96,7 +96,14 @@ struct executor::impl : std::enable_shared_from_this<impl> {
   std::optional<result_cache> cache;
 
   mutable std::mutex breakers_mutex;
+  /// One per tool, made at its first call and kept as long as the executor (never erased).
   std::map<std::string, std::unique_ptr<circuit_breaker>, std::less<>> breakers;
+  /// Distinct for every executor the process makes (breaker_for's per-thread memory).
+  const std::uint64_t serial = next_serial();
+  static std::uint64_t next_serial() {
+    static std::atomic<std::uint64_t> n{0};
+    return ++n;
+  }
   std::mutex rng_mutex;
   std::mt19937_64 rng;
   std::atomic<std::uint64_t> counter{0};

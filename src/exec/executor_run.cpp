@@ -8,11 +8,27 @@
 namespace tooluse::exec {
 
 circuit_breaker& executor::impl::breaker_for(const std::string& tool) {
-  std::lock_guard lock(breakers_mutex);
-  auto it = breakers.find(tool);
-  if (it == breakers.end())
-    it = breakers.emplace(tool, std::make_unique<circuit_breaker>(options.breaker, time)).first;
-  return *it->second;
+  // Each thread remembers the breaker it used last, so a thread calling the same tool again
+  // takes no lock that every thread shares. Breakers live as long as their executor, and a
+  // serial is never reused: an entry of an executor gone is never taken for another's.
+  thread_local struct {
+    std::uint64_t serial = 0;
+    std::string tool;
+    circuit_breaker* breaker = nullptr;
+  } last;
+  if (last.serial == serial && last.tool == tool) return *last.breaker;
+  circuit_breaker* b = nullptr;
+  {
+    std::lock_guard lock(breakers_mutex);
+    auto it = breakers.find(tool);
+    if (it == breakers.end())
+      it = breakers.emplace(tool, std::make_unique<circuit_breaker>(options.breaker, time)).first;
+    b = it->second.get();
+  }
+  last.serial = serial;
+  last.tool = tool;
+  last.breaker = b;
+  return *b;
 }
 
 steady::duration executor::impl::timeout_of(const tool& t, const run_options& o) const {

@@ -90,6 +90,7 @@ circuit_breaker::circuit_breaker(breaker_options options, std::shared_ptr<clock>
 }
 
 std::optional<clock::duration> circuit_breaker::allow() {
+  if (healthy_.load(std::memory_order_acquire)) return std::nullopt;
   std::lock_guard lock(mutex_);
   if (state_ == breaker_state::closed) return std::nullopt;
   const auto now = clock_->now();
@@ -104,14 +105,17 @@ std::optional<clock::duration> circuit_breaker::allow() {
 }
 
 void circuit_breaker::record(bool success) {
+  if (success && healthy_.load(std::memory_order_acquire)) return;  // nothing to change
   std::lock_guard lock(mutex_);
   if (success) {
     state_ = breaker_state::closed;
     failures_ = 0;
     trial_in_flight_ = false;
+    healthy_.store(true, std::memory_order_release);
     return;
   }
   ++failures_;
+  healthy_.store(false, std::memory_order_release);
   if (state_ == breaker_state::half_open ||
       (options_.failure_threshold > 0 && failures_ >= options_.failure_threshold)) {
     state_ = breaker_state::open;

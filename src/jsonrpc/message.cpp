@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "tooluse/json_build.hpp"
+
 namespace tooluse::jsonrpc {
 
 json id_to_json(const message_id& id) {
@@ -147,26 +149,35 @@ parsed parse(std::string_view text, const parse_options& options) {
   return parse_document(*value, /*own=*/true, options);
 }
 
+// Every message a client or server sends is built here: no initializer lists (json_build.hpp).
 json to_json(const request& m) {
-  json j = {{"jsonrpc", "2.0"}, {"id", id_to_json(m.id)}, {"method", m.method}};
-  if (!m.params.is_null()) j["params"] = m.params;
+  json j = json_object(m.params.is_null() ? 3 : 4);
+  add_member(j, "jsonrpc", "2.0");
+  add_member(j, "id", id_to_json(m.id));
+  add_member(j, "method", m.method);
+  if (!m.params.is_null()) add_member(j, "params", m.params);
   return j;
 }
 
 json to_json(const notification& m) {
-  json j = {{"jsonrpc", "2.0"}, {"method", m.method}};
-  if (!m.params.is_null()) j["params"] = m.params;
+  json j = json_object(m.params.is_null() ? 2 : 3);
+  add_member(j, "jsonrpc", "2.0");
+  add_member(j, "method", m.method);
+  if (!m.params.is_null()) add_member(j, "params", m.params);
   return j;
 }
 
 json to_json(const response& m) {
-  json j = {{"jsonrpc", "2.0"}, {"id", m.id ? id_to_json(*m.id) : json(nullptr)}};
+  json j = json_object(3);
+  add_member(j, "jsonrpc", "2.0");
+  add_member(j, "id", m.id ? id_to_json(*m.id) : json(nullptr));
   if (m.error) {
-    json e = {{"code", m.error->code}, {"message", m.error->message}};
-    if (!m.error->data.is_null()) e["data"] = m.error->data;
-    j["error"] = std::move(e);
+    json& e = add_member(j, "error", json_object(m.error->data.is_null() ? 2 : 3));
+    add_member(e, "code", m.error->code);
+    add_member(e, "message", m.error->message);
+    if (!m.error->data.is_null()) add_member(e, "data", m.error->data);
   } else {
-    j["result"] = m.result.is_null() ? json::object() : m.result;
+    add_member(j, "result", m.result.is_null() ? json(json::value_t::object) : m.result);
   }
   return j;
 }

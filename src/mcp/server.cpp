@@ -126,9 +126,9 @@ std::optional<request_context> request_of(const call_context& ctx) {
   return peer->for_call(ctx.stop);
 }
 
-tool_outcome server::impl::run_tool(const tool_entry& t, const json& args, request_context& ctx) const {
+tool_outcome server::impl::run_tool(const tool_entry& t, json args, request_context& ctx) const {
   const std::string& name = t.definition().name;
-  tool_call call{.id = "mcp", .name = name, .raw_arguments = {}, .arguments = args};
+  tool_call call{.id = "mcp", .name = name, .raw_arguments = {}, .arguments = std::move(args)};
   exec::run_options o = options.call_options;
   // A registry tool's call ends as soon as its request is cancelled (the engine answers
   // "cancelled" and leaves the handler to its stop token); an add_tool handler gets the

@@ -165,7 +165,7 @@ method_result do_tools_call(const call& c, wire::call_tool_params& p) {
   // Invalid arguments are a tool error the model can correct (2025-11-25, SEP-1303): the
   // executor's, like its timeouts, limits and approval.
   if (auto task = task_route(c, t, args, p.task)) return std::move(*task);
-  tool_outcome out = c.d.run_tool(*t, args, c.ctx);
+  tool_outcome out = c.d.run_tool(*t, std::move(args), c.ctx);
   if (auto* ir = std::get_if<input_required>(&out)) return asked_for_input(c, *ir, "tool \"" + name + "\"");
   if (auto* e = std::get_if<jsonrpc::error_object>(&out)) return *e;
   return result_to_json(std::get<tool_result>(out));

@@ -127,7 +127,7 @@ struct server::impl {
   std::shared_ptr<tool_entry> find_tool(std::string_view name) const;
   /// run_tool runs a call of `t` through the executor for the request served by `ctx`
   /// (tools/call, or a task's worker).
-  tool_outcome run_tool(const tool_entry& t, const json& args, request_context& ctx) const;
+  tool_outcome run_tool(const tool_entry& t, json args, request_context& ctx) const;
   /// adapted returns the MCP view of a registry entry, made once per registration.
   std::shared_ptr<tool_entry> adapted(const std::shared_ptr<const registered_tool>& e) const;
   mutable std::shared_mutex adapted_mu;

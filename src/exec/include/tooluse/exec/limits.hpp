@@ -4,6 +4,7 @@
 /// (calls and cost), per-tool circuit breakers, and the retry policy. Each is usable on its
 /// own; the executor owns one rate_limiter and one circuit_breaker per tool.
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <deque>
@@ -110,6 +111,10 @@ class circuit_breaker {
  private:
   breaker_options options_;
   std::shared_ptr<clock> clock_;
+  /// healthy_: closed with no failure counted, the state of nearly every call. allow() and a
+  /// successful record() then read this alone instead of taking the lock, which every call of
+  /// the tool, on every thread, would otherwise share.
+  std::atomic<bool> healthy_{true};
   mutable std::mutex mutex_;
   breaker_state state_ = breaker_state::closed;
   int failures_ = 0;
