@@ -44,8 +44,8 @@ status http_server::start() {
   auto addr = net::ip::make_address(d.options.host, ec);
   if (ec) return fail(errc::invalid_argument, "mcp http: \"" + d.options.host + "\" is not an IP address; use e.g. 127.0.0.1");
   const int n = d.options.threads > 0 ? d.options.threads : static_cast<int>(std::thread::hardware_concurrency());
-  for (int i = 0; i < std::max(1, n); ++i) d.ios.push_back(std::make_unique<net::io_context>(1));
-  d.acceptor = std::make_unique<tcp::acceptor>(net::make_strand(*d.ios[0]));
+  d.io_owner = std::make_unique<net::io_context>();
+  d.acceptor = std::make_unique<tcp::acceptor>(net::make_strand(*d.io_owner));
   tcp::endpoint ep(addr, d.options.port);
   d.acceptor->open(ep.protocol(), ec);
   if (!ec) d.acceptor->set_option(net::socket_base::reuse_address(true), ec);
@@ -62,8 +62,8 @@ status http_server::start() {
     if (auto ok = d.start_store_listener(); !ok) return ok;
   d.do_accept();
   auto self = impl_;
-  for (auto& io : d.ios)
-    d.io_threads.emplace_back([self, &io = *io] {
+  for (int i = 0; i < std::max(1, n); ++i)
+    d.io_threads.emplace_back([self, &io = *d.io_owner] {
       auto guard = net::make_work_guard(io);
       io.run();
     });
@@ -100,14 +100,14 @@ void http_server::stop() {
     d.cv.wait_for(lock, std::chrono::seconds(5), [&] { return d.connections == 0; });
   }
   d.pool.stop();  // handlers were told to stop with their sessions
-  for (auto& io : d.ios) io->stop();
+  d.io_owner->stop();
   for (auto& t : d.io_threads)
     if (t.joinable()) t.join();
   // Nothing runs on the io_context any more: destroy what lives on it, then the context with the
   // handlers still queued (they hold connections and the impl; see http_server_impl.hpp).
   d.retry_timer.reset();
   d.acceptor.reset();
-  d.ios.clear();
+  d.io_owner.reset();
   if (d.stateless_root) d.stateless_root->close();
 }
 
@@ -125,7 +125,7 @@ void http_server::wait() {
 }
 
 void http_server::impl::do_accept() {
-  acceptor->async_accept(net::make_strand(pick_io()), [self = shared_from_this()](beast::error_code ec, tcp::socket sock) {
+  acceptor->async_accept(net::make_strand(*io_owner), [self = shared_from_this()](beast::error_code ec, tcp::socket sock) {
     {
       std::lock_guard lock(self->mu);
       if (self->stopping) return;
@@ -159,7 +159,7 @@ void http_server::impl::do_accept() {
 void http_server::impl::accept_ready() {
   for (int i = 0; i < 256; ++i) {
     beast::error_code ec;
-    tcp::socket sock(net::make_strand(pick_io()));
+    tcp::socket sock(net::make_strand(*io_owner));
     acceptor->accept(sock, ec);
     if (ec) return;  // would_block: the backlog is empty (other errors: the async accept reports them)
     accepted(std::move(sock));

@@ -32,16 +32,15 @@ struct mcp_headers {
 struct http_server::impl : detail::conn_hooks, std::enable_shared_from_this<http_server::impl> {
   server& srv;
   http_options options;
-  /// One io_context per I/O thread, each run by that thread alone: a connection lives on one
-  /// (round robin at accept), so the threads share no queue and take no lock of each other's
-  /// on a request's way. ios[0] also holds the acceptor. Made by start(). Owned apart from the
-  /// rest: queued handlers hold the impl (shared_from_this), so stop() destroys the contexts
-  /// themselves once their threads are joined, which drops those handlers and the connections
-  /// they hold (were they plain members, impl -> io -> handler -> impl would leak).
-  std::vector<std::unique_ptr<net::io_context>> ios;
-  std::size_t next_io = 0;  ///< the acceptor's strand only
-  /// pick_io is the context of the next accepted connection (the acceptor's strand only).
-  net::io_context& pick_io() { return *ios[next_io++ % ios.size()]; }
+  /// One io_context that every I/O thread runs, made by start(): a connection's handlers run on
+  /// whichever thread is free. (A context per thread, each connection kept on one, served about
+  /// as many requests and made the slowest hundredth at 1,024 connections half again as slow: a
+  /// thread the scheduler set aside held its connections' requests while the other idled;
+  /// design/mcp-server.md.) Owned apart from the rest: queued handlers hold the impl
+  /// (shared_from_this), so stop() destroys the io_context itself once its threads are joined,
+  /// which drops those handlers and the connections they hold (were it a plain member, impl ->
+  /// io -> handler -> impl would leak).
+  std::unique_ptr<net::io_context> io_owner;
   std::unique_ptr<tcp::acceptor> acceptor;
   std::unique_ptr<net::steady_timer> retry_timer;  ///< accept retry after EMFILE
   unsigned short bound_port = 0;
