@@ -185,6 +185,30 @@ TEST(executor_fast_path_breaker, an_open_breaker_sends_the_call_to_the_pool_whic
   EXPECT_EQ(ex.breaker("fragile"), breaker_state::open);
 }
 
+// Each executor has its own breakers, though a thread remembers the breaker it used last: a
+// circuit opened by one executor's calls leaves another's (same tool, same thread) closed, and a
+// success after a failure is still recorded without the lock being skipped.
+TEST(executor_fast_path_breaker, each_executor_keeps_its_own_breaker_on_the_same_thread) {
+  auto time = std::make_shared<manual_clock>();
+  tool_registry reg;
+  bool fail = true;
+  reg.add({.name = "flaky", .synchronous = true}, [&](const json&, call_context&) {
+    return fail ? tool_result::error("broken") : tool_result::text("ok");
+  });
+  executor a(reg, {.breaker = {.failure_threshold = 2, .open_for = 1000ms}, .time = time});
+  executor b(reg, {.breaker = {.failure_threshold = 2, .open_for = 1000ms}, .time = time});
+  EXPECT_TRUE(a.call(make_call("flaky")).is_error);
+  EXPECT_TRUE(b.call(make_call("flaky")).is_error);  // b's first failure
+  fail = false;
+  EXPECT_FALSE(b.call(make_call("flaky")).is_error);  // resets b's count
+  fail = true;
+  EXPECT_TRUE(a.call(make_call("flaky")).is_error);  // a's second failure: open
+  EXPECT_TRUE(b.call(make_call("flaky")).is_error);  // b's first failure again
+  EXPECT_EQ(a.breaker("flaky"), breaker_state::open);
+  EXPECT_EQ(b.breaker("flaky"), breaker_state::closed);
+  EXPECT_NE(a.call(make_call("flaky")).all_text().find("temporarily unavailable"), std::string::npos);
+}
+
 TEST(executor_fast_path_handoff, a_stopped_call_is_cancelled_before_it_starts) {
   tool_registry reg;
   bool ran = false;
