@@ -11,6 +11,7 @@
 #include "mcp/http_server_impl.hpp"
 #include "mcp/server_impl.hpp"
 #include "tooluse/base64.hpp"
+#include "tooluse/json_build.hpp"
 
 namespace tooluse::mcp {
 
@@ -233,7 +234,9 @@ void http_server::impl::post_stateless(const conn_ptr& c, http_request& req, con
     // The fast path: a one-message connection on the stack, its reply written directly.
     post_connection conn(c, keep, options);
     stateless_root->handle(m, conn, checked, principal);
-    return conn.close();
+    conn.close();
+    release_json(std::get<jsonrpc::request>(m).params);  // json_build.hpp: cheaper than its destructor
+    return;
   }
   auto conn = std::make_shared<post_connection>(c, keep, options);
   auto kept = std::make_shared<wire::request_meta>(std::move(checked));

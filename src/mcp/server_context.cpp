@@ -239,6 +239,7 @@ bool server::handle_message(const std::shared_ptr<session>& s, const jsonrpc::me
     add_member(j, "id", jsonrpc::id_to_json(*resp->id));
     add_member(j, "result", std::move(resp->result));
     emit(j, true);
+    release_json(j);
   }
   return true;
 }

@@ -107,7 +107,9 @@ result<content_block> content_from_json(const json& j) {
 }
 
 json result_to_json(const tool_result& r) {
-  json j = json_object(1 + (r.structured_content ? 1 : 0) + (r.is_error ? 1 : 0) + (r.meta.empty() ? 0 : 1));
+  // One member more than it has: an MCP server adds "resultType", and growing an object copies
+  // every member (ordered_json's pairs cannot be moved), the whole content with them.
+  json j = json_object(2 + (r.structured_content ? 1 : 0) + (r.is_error ? 1 : 0) + (r.meta.empty() ? 0 : 1));
   auto& content = add_member(j, "content", json(json::value_t::array)).get_ref<json::array_t&>();
   content.reserve(r.content.size());
   for (const auto& b : r.content) content.push_back(content_to_json(b));

@@ -34,5 +34,27 @@ TEST(JsonBuild, AddingToANonObjectIsATypeError) {
   EXPECT_THROW(add_member(null_value, "k", 1), json::type_error);
 }
 
+TEST(JsonBuild, ReleaseLeavesAnEmptyContainerAndScalarsAlone) {
+  json j = {{"a", {1, {{"b", "text"}}, json::array()}}, {"c", {{"d", {{"e", nullptr}}}}}};
+  release_json(j);
+  EXPECT_TRUE(j.is_object());
+  EXPECT_TRUE(j.empty());
+  json arr = json::array({json::array({1, 2}), "x"});
+  release_json(arr);
+  EXPECT_EQ(arr, json::array());
+  json s = "kept";
+  release_json(s);
+  EXPECT_EQ(s, "kept");
+}
+
+TEST(JsonBuild, ReleaseLeavesWhatNestsDeeperThanItsDepthToTheDestructor) {
+  // 10,000 levels: recursion stops at `depth`, the destructor (iterative) frees the rest.
+  json deep = json::array();
+  for (int i = 0; i < 10000; ++i) deep = json::array({std::move(deep)});
+  json doc = {{"deep", std::move(deep)}};
+  release_json(doc, 4);
+  EXPECT_TRUE(doc.empty());
+}
+
 }  // namespace
 }  // namespace tooluse
