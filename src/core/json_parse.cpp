@@ -54,10 +54,10 @@ class bounded_builder {
   // simdjson knows a container's size before its members come (nlohmann's parser passes
   // unknown_size): the container reserves it, and an object's members go straight into it.
   static constexpr std::size_t unknown_size = static_cast<std::size_t>(-1);
-  bool start_object(std::size_t n) { return open(json(json::value_t::object), n); }
-  bool start_array(std::size_t n) { return open(json(json::value_t::array), n); }
-  bool end_object() { return close(); }
-  bool end_array() { return close(); }
+  bool start_object(std::size_t n) { return open_container(json(json::value_t::object), n); }
+  bool start_array(std::size_t n) { return open_container(json(json::value_t::array), n); }
+  bool end_object() { return close_container(); }
+  bool end_array() { return close_container(); }
 
   bool key(json::string_t& k) {
     frame& f = stack_.back();
@@ -149,7 +149,7 @@ class bounded_builder {
     return true;
   }
 
-  bool open(json&& container, std::size_t size) {
+  bool open_container(json&& container, std::size_t size) {
     if (!count()) return false;
     if (stack_.size() >= limits_.max_depth) {
       failure_ = limit_error("JSON nested more than " + std::to_string(limits_.max_depth) +
@@ -174,7 +174,7 @@ class bounded_builder {
     return true;
   }
 
-  bool close() {
+  bool close_container() {
     frame& f = stack_.back();
     if (!f.direct && f.value->is_object() && !f.members.empty()) {
       auto& vec = items_of(*f.value);
@@ -325,9 +325,9 @@ json_limits default_json_limits() noexcept {
 }
 
 void set_default_json_limits(const json_limits& limits) noexcept {
-  defaults.max_depth.store(limits.max_depth, std::memory_order_relaxed);
-  defaults.max_bytes.store(limits.max_bytes, std::memory_order_relaxed);
-  defaults.max_values.store(limits.max_values, std::memory_order_relaxed);
+  defaults.max_depth = limits.max_depth;  // rare: the ordering of an assignment is plenty
+  defaults.max_bytes = limits.max_bytes;
+  defaults.max_values = limits.max_values;
 }
 
 result<json> parse_json(std::string_view text) { return parse_json(text, default_json_limits()); }
