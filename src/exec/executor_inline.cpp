@@ -61,6 +61,7 @@ std::optional<tool_result> executor::impl::try_inline(const tool_call& call, con
   call_context ctx{.stop = o.stop, .on_progress = {}, .call_id = call.id, .session = o.session};
   ctx.idempotency_key = idempotency_key_for(o, call);
   ctx.peer = o.peer;
+  ctx.validated_against = &entry->input_validator->schema();  // checked above
   // The caller's thread: its current span (if any) is the parent, as on the pool path.
   auto span = start_tool_span(call, t, std::nullopt);
   if (options.on_event || o.on_event)

@@ -75,6 +75,29 @@ TEST(typed_add_tool, null_for_an_optional_means_absent) {
   EXPECT_EQ(res.all_text(), "Oslo celsius x1");
 }
 
+// The engine validates every call against the tool's input schema and says so in
+// call_context::validated_against; a typed tool then does not check the same schema again, and
+// does check when the schema named is another one (or none).
+TEST(typed_add_tool, arguments_checked_against_its_own_schema_are_not_checked_again) {
+  tooluse::tool_registry r;
+  add_weather(r);
+  const json& own = r.find("weather")->definition.input_schema;
+  auto with = [&](const json* validated, const std::string& args) {
+    tooluse::call_context ctx;
+    ctx.validated_against = validated;
+    return r.call(tooluse::tool_call::from_text("1", "weather", args), ctx);
+  };
+  // Out of range for the schema (days <= 16), but it decodes: taken as checked, it runs.
+  auto trusted = with(&own, R"({"city":"Paris","days":40})");
+  EXPECT_FALSE(trusted.is_error) << trusted.all_text();
+  json other = {{"type", "object"}};
+  for (const json* validated : {static_cast<const json*>(nullptr), static_cast<const json*>(&other)}) {
+    auto checked = with(validated, R"({"city":"Paris","days":40})");
+    EXPECT_TRUE(checked.is_error);
+    EXPECT_EQ(checked.all_text().rfind("invalid arguments for tool \"weather\"", 0), 0u) << checked.all_text();
+  }
+}
+
 TEST(typed_add_tool, result_error_becomes_an_error_result) {
   tooluse::tool_registry r;
   add_weather(r);

@@ -9,6 +9,8 @@
 #include <stop_token>
 #include <string>
 
+#include "tooluse/json.hpp"
+
 namespace tooluse {
 
 /// progress_update is one progress report from a running tool.
@@ -42,6 +44,10 @@ struct call_context {
   /// peer is the protocol side of the call (run_options::peer), null for a direct call. It
   /// lives at least as long as the call, also one that outlives its deadline.
   std::shared_ptr<call_peer> peer;
+  /// validated_against is the input schema the arguments were checked against just before the
+  /// call (the execution engine sets it; null when nothing checked them). A handler that checks
+  /// them against the same schema itself (a typed tool) need not check them again.
+  const json* validated_against = nullptr;
 
   /// report_progress forwards to on_progress when set.
   void report_progress(double progress, std::optional<double> total = std::nullopt,

@@ -141,7 +141,10 @@ struct typed_handler {
     std::optional<json> dropped;  // copied only when there is a null to drop
     if (has_null(arguments)) dropped = drop_absent(arguments, validator->schema());
     const json& args = dropped ? *dropped : arguments;
-    auto errors = validator->validate(args);
+    // Checked already (the engine validates every call against the tool's input schema, which
+    // for a typed tool is this one), unless nulls were dropped since.
+    const bool checked = !dropped && ctx.validated_against && *ctx.validated_against == validator->schema();
+    auto errors = checked ? std::vector<schema::validation_error>{} : validator->validate(args);
     if (!errors.empty())
       return tool_result::error("invalid arguments for tool \"" + name + "\":\n" +
                                 schema::format_errors(errors) +
