@@ -43,9 +43,7 @@ status http_server::start() {
   beast::error_code ec;
   auto addr = net::ip::make_address(d.options.host, ec);
   if (ec) return fail(errc::invalid_argument, "mcp http: \"" + d.options.host + "\" is not an IP address; use e.g. 127.0.0.1");
-  const int n = d.options.threads > 0 ? d.options.threads : static_cast<int>(std::thread::hardware_concurrency());
-  d.io_owner = std::make_unique<net::io_context>();
-  d.acceptor = std::make_unique<tcp::acceptor>(net::make_strand(*d.io_owner));
+  d.acceptor = std::make_unique<tcp::acceptor>(net::make_strand(d.io));
   tcp::endpoint ep(addr, d.options.port);
   d.acceptor->open(ep.protocol(), ec);
   if (!ec) d.acceptor->set_option(net::socket_base::reuse_address(true), ec);
@@ -61,11 +59,12 @@ status http_server::start() {
   if (d.options.session_store)
     if (auto ok = d.start_store_listener(); !ok) return ok;
   d.do_accept();
+  int n = d.options.threads > 0 ? d.options.threads : static_cast<int>(std::thread::hardware_concurrency());
   auto self = impl_;
   for (int i = 0; i < std::max(1, n); ++i)
-    d.io_threads.emplace_back([self, &io = *d.io_owner] {
-      auto guard = net::make_work_guard(io);
-      io.run();
+    d.io_threads.emplace_back([self] {
+      auto guard = net::make_work_guard(self->io);
+      self->io.run();
     });
   d.reaper_thread = std::thread([self] { self->reap_loop(); });
   return {};
@@ -100,7 +99,7 @@ void http_server::stop() {
     d.cv.wait_for(lock, std::chrono::seconds(5), [&] { return d.connections == 0; });
   }
   d.pool.stop();  // handlers were told to stop with their sessions
-  d.io_owner->stop();
+  d.io.stop();
   for (auto& t : d.io_threads)
     if (t.joinable()) t.join();
   // Nothing runs on the io_context any more: destroy what lives on it, then the context with the
@@ -125,7 +124,7 @@ void http_server::wait() {
 }
 
 void http_server::impl::do_accept() {
-  acceptor->async_accept(net::make_strand(*io_owner), [self = shared_from_this()](beast::error_code ec, tcp::socket sock) {
+  acceptor->async_accept(net::make_strand(io), [self = shared_from_this()](beast::error_code ec, tcp::socket sock) {
     {
       std::lock_guard lock(self->mu);
       if (self->stopping) return;
@@ -159,7 +158,7 @@ void http_server::impl::do_accept() {
 void http_server::impl::accept_ready() {
   for (int i = 0; i < 256; ++i) {
     beast::error_code ec;
-    tcp::socket sock(net::make_strand(*io_owner));
+    tcp::socket sock(net::make_strand(io));
     acceptor->accept(sock, ec);
     if (ec) return;  // would_block: the backlog is empty (other errors: the async accept reports them)
     accepted(std::move(sock));

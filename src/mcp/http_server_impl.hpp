@@ -32,15 +32,13 @@ struct mcp_headers {
 struct http_server::impl : detail::conn_hooks, std::enable_shared_from_this<http_server::impl> {
   server& srv;
   http_options options;
-  /// One io_context that every I/O thread runs, made by start(): a connection's handlers run on
-  /// whichever thread is free. (A context per thread, each connection kept on one, served about
-  /// as many requests and made the slowest hundredth at 1,024 connections half again as slow: a
-  /// thread the scheduler set aside held its connections' requests while the other idled;
-  /// design/mcp-server.md.) Owned apart from the rest: queued handlers hold the impl
-  /// (shared_from_this), so stop() destroys the io_context itself once its threads are joined,
-  /// which drops those handlers and the connections they hold (were it a plain member, impl ->
-  /// io -> handler -> impl would leak).
-  std::unique_ptr<net::io_context> io_owner;
+  /// One io_context that every I/O thread runs: a connection's handlers run on whichever thread
+  /// is free (a context per thread made the tail worse; design/mcp-server.md). Owned apart from
+  /// the rest: queued handlers hold the impl (shared_from_this), so stop() destroys the
+  /// io_context itself once its threads are joined, which drops those handlers and the
+  /// connections they hold (were it a plain member, impl -> io -> handler -> impl would leak).
+  std::unique_ptr<net::io_context> io_owner = std::make_unique<net::io_context>();
+  net::io_context& io = *io_owner;
   std::unique_ptr<tcp::acceptor> acceptor;
   std::unique_ptr<net::steady_timer> retry_timer;  ///< accept retry after EMFILE
   unsigned short bound_port = 0;
