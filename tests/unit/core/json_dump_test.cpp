@@ -54,6 +54,17 @@ TEST(JsonDump, ContainersAndOtherValues) {
   EXPECT_EQ(dump_json(v, 2), v.dump(2, ' ', false, json::error_handler_t::replace));
 }
 
+// Texts far past the first allocation, escapes on the way: the writer grows its buffer as it goes.
+TEST(JsonDump, LongTextsGrowTheBuffer) {
+  std::string s;
+  for (int i = 0; i < 20000; ++i) s += (i % 7 == 0) ? '\n' : (i % 11 == 0) ? '\x01' : static_cast<char>('a' + i % 26);
+  json v = {{"long", s}, {"list", json::array({s, 1, s})}, {s, nullptr}};
+  EXPECT_EQ(dump_json(v), reference(v));
+  json many = json::array();
+  for (int i = 0; i < 5000; ++i) many.push_back({{"k" + std::to_string(i), i}});
+  EXPECT_EQ(dump_json(many), reference(many));
+}
+
 // Every JSON document in tests/data and every line of those that are JSON Lines.
 TEST(JsonDump, EveryDocumentInTheTestData) {
   namespace fs = std::filesystem;
