@@ -65,7 +65,7 @@ status mount_mcp(tool_registry& reg, const std::string& path,
       continue;
     tool def = t;
     def.dangerous = true;
-    reg.add(def, entry->handler, {.replace = true});
+    reg.add(def, entry->handler, {.replace = true, .compiled_input = entry->input_validator});
   }
   return {};
 }
@@ -81,7 +81,7 @@ status mark_confirmed(tool_registry& reg, const std::string& names) {
     if (!entry) return fail(errc::not_found, "--confirm: no tool named \"" + name + "\"");
     tool def = entry->definition;
     def.dangerous = true;
-    reg.add(def, entry->handler, {.replace = true});
+    reg.add(def, entry->handler, {.replace = true, .compiled_input = entry->input_validator});
   }
   return {};
 }
@@ -142,7 +142,7 @@ result<std::unique_ptr<tool_registry>> make_registry_unconfirmed(const registry_
   auto kept = std::make_unique<tool_registry>();
   for (const auto& name : wanted)
     if (auto entry = all->find(name))
-      kept->add(entry->definition, entry->handler, {.replace = true});
+      kept->add(entry->definition, entry->handler, {.replace = true, .compiled_input = entry->input_validator});
   if (!flags.mcp.empty())
     if (auto ok = mount_mcp(*kept, flags.mcp, wanted, *sandboxed); !ok) return fail(ok.error());
   for (const auto& name : wanted) {

@@ -67,7 +67,7 @@ result<std::size_t> sandbox_builtins(tool_registry& reg, const sandbox_requests&
     // The file tools work in --root; tools that reach the network keep it when --network.
     def.sandbox_policy.write_paths = {std::filesystem::canonical(flags.root, ec)};
     def.sandbox_policy.host_network = flags.network && def.annotations.open_world.value_or(false);
-    reg.add(std::move(def), entry->handler, {.replace = true});
+    reg.add(std::move(def), entry->handler, {.replace = true, .compiled_input = entry->input_validator});
     ++marked;
   }
   if (marked == 0) return 0;

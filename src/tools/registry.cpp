@@ -31,7 +31,7 @@ struct tool_registry::impl {
 namespace {
 
 std::shared_ptr<const registered_tool> make_entry(tool definition, tool_handler handler,
-                                                 bool validate_arguments) {
+                                                 const add_options& options) {
   const std::string& name = definition.name;
   if (!is_valid_tool_name(name))
     throw std::invalid_argument("tool name \"" + name +
@@ -42,10 +42,18 @@ std::shared_ptr<const registered_tool> make_entry(tool definition, tool_handler 
     throw std::invalid_argument("tool \"" + name +
                                 "\": input_schema must be a JSON object schema with \"type\": "
                                 "\"object\"");
-  auto compiled = schema::validator::compile(s);
-  if (!compiled)
-    throw std::invalid_argument("tool \"" + name +
-                                "\": input_schema does not compile: " + compiled.error().message);
+  // The caller's validator of this very schema is shared (add_tool compiled it for its typed
+  // handler); any other schema is compiled here.
+  std::shared_ptr<const schema::validator> input;
+  if (options.compiled_input && options.compiled_input->schema() == s) {
+    input = options.compiled_input;
+  } else {
+    auto compiled = schema::validator::compile(s);
+    if (!compiled)
+      throw std::invalid_argument("tool \"" + name +
+                                  "\": input_schema does not compile: " + compiled.error().message);
+    input = std::make_shared<const schema::validator>(std::move(*compiled));
+  }
   if (definition.output_schema) {
     auto out = schema::validator::compile(*definition.output_schema);
     if (!out)
@@ -58,8 +66,9 @@ std::shared_ptr<const registered_tool> make_entry(tool definition, tool_handler 
   auto entry = std::make_shared<registered_tool>();
   entry->definition = std::move(definition);
   entry->handler = std::move(handler);
-  if (!validate_arguments) compiled = schema::validator::compile(json{{"type", "object"}});
-  entry->input_validator = std::make_shared<const schema::validator>(std::move(*compiled));
+  if (!options.validate_arguments)
+    input = std::make_shared<const schema::validator>(*schema::validator::compile(json{{"type", "object"}}));
+  entry->input_validator = std::move(input);
   return entry;
 }
 
@@ -84,7 +93,7 @@ tool_registry::tool_registry() : impl_(std::make_unique<impl>()) {}
 tool_registry::~tool_registry() = default;
 
 void tool_registry::add(tool definition, tool_handler handler, add_options options) {
-  auto entry = make_entry(std::move(definition), std::move(handler), options.validate_arguments);
+  auto entry = make_entry(std::move(definition), std::move(handler), options);
   registry_event event{registry_event::kind::added, entry->definition.name};
   {
     std::unique_lock lock(impl_->mutex);

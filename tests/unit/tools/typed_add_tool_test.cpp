@@ -98,6 +98,40 @@ TEST(typed_add_tool, arguments_checked_against_its_own_schema_are_not_checked_ag
   }
 }
 
+// The registry's entry checks calls with the typed handler's own validator (compiled once,
+// add_options::compiled_input), so the engine's schema is the handler's by identity; an equal
+// schema elsewhere (a copy) is still recognised by value.
+TEST(typed_add_tool, the_entry_shares_the_handlers_validator) {
+  tooluse::tool_registry r;
+  add_weather(r);
+  auto entry = r.find("weather");
+  ASSERT_TRUE(entry);
+  ASSERT_TRUE(entry->input_validator);
+  EXPECT_EQ(entry->input_validator->schema(), entry->definition.input_schema);
+  const json copy = entry->input_validator->schema();
+  tooluse::call_context ctx;
+  ctx.validated_against = &copy;
+  auto trusted = r.call(tooluse::tool_call::from_text("1", "weather", R"({"city":"Paris","days":40})"), ctx);
+  EXPECT_FALSE(trusted.is_error) << trusted.all_text();
+  ctx.validated_against = &entry->input_validator->schema();
+  trusted = r.call(tooluse::tool_call::from_text("2", "weather", R"({"city":"Paris","days":40})"), ctx);
+  EXPECT_FALSE(trusted.is_error) << trusted.all_text();
+}
+
+// A validator passed for another schema is not used: the entry compiles its own.
+TEST(typed_add_tool, a_compiled_input_of_another_schema_is_not_shared) {
+  tooluse::tool_registry r;
+  auto wrong = std::make_shared<const tooluse::schema::validator>(
+      *tooluse::schema::validator::compile(json{{"type", "object"}, {"required", {"zzz"}}}));
+  r.add({.name = "echo", .description = "Echo", .input_schema = {{"type", "object"}}},
+        [](const json&, tooluse::call_context&) { return tooluse::tool_result::text("ok"); },
+        {.compiled_input = wrong});
+  auto entry = r.find("echo");
+  ASSERT_TRUE(entry);
+  EXPECT_NE(entry->input_validator, wrong);
+  EXPECT_TRUE(entry->input_validator->validate(json::object()).empty());
+}
+
 TEST(typed_add_tool, result_error_becomes_an_error_result) {
   tooluse::tool_registry r;
   add_weather(r);

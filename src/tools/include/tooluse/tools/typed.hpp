@@ -51,9 +51,9 @@ void add_tool(tool_registry& registry, tool definition, F&& fn, add_options opti
     throw std::invalid_argument("tool \"" + definition.name +
                                 "\": the inferred input schema does not compile: " +
                                 compiled.error().message);
-  detail::typed_handler<in_type, fn_type> handler{
-      std::forward<F>(fn), std::make_shared<const schema::validator>(std::move(*compiled)),
-      definition.name};
+  auto validator = std::make_shared<const schema::validator>(std::move(*compiled));
+  options.compiled_input = validator;  // the engine checks calls with the handler's own validator
+  detail::typed_handler<in_type, fn_type> handler{std::forward<F>(fn), std::move(validator), definition.name};
   registry.add(std::move(definition), std::move(handler), options);
 }
 

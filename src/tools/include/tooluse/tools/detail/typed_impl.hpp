@@ -142,8 +142,11 @@ struct typed_handler {
     if (has_null(arguments)) dropped = drop_absent(arguments, validator->schema());
     const json& args = dropped ? *dropped : arguments;
     // Checked already (the engine validates every call against the tool's input schema, which
-    // for a typed tool is this one), unless nulls were dropped since.
-    const bool checked = !dropped && ctx.validated_against && *ctx.validated_against == validator->schema();
+    // for a typed tool is this one, usually this very validator: add_options::compiled_input),
+    // unless nulls were dropped since.
+    const json& own = validator->schema();
+    const bool checked = !dropped && ctx.validated_against &&
+                         (ctx.validated_against == &own || *ctx.validated_against == own);
     auto errors = checked ? std::vector<schema::validation_error>{} : validator->validate(args);
     if (!errors.empty())
       return tool_result::error("invalid arguments for tool \"" + name + "\":\n" +
