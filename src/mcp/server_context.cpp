@@ -99,19 +99,58 @@ bool server::is_stateless_request(const jsonrpc::request& r) {
 }
 
 namespace {
+
+// read_meta reads params._meta as decode<wire::with_meta> does, in one pass over its members
+// (the general decoder looks each field up, then goes over the members again for `other`).
+// False when a member is not what its field takes: the general decoder then reads it, for its
+// error. tests/unit/mcp/request_meta_test.cpp checks the two agree.
+bool read_meta(const json& params, std::optional<wire::request_meta>& out) {
+  out.reset();
+  if (!params.is_object()) return true;
+  auto it = params.find(std::string_view("_meta"));
+  if (it == params.end() || it->is_null()) return true;
+  if (!it->is_object()) return false;
+  wire::request_meta& m = out.emplace();
+  m.other = json::object();
+  for (const auto& [key, v] : it->get_ref<const json::object_t&>()) {
+    auto text = [&v](std::optional<std::string>& f) {
+      if (v.is_string()) f = v.get_ref<const std::string&>();
+      else if (v.is_null()) f.reset();
+      else return false;
+      return true;
+    };
+    auto any = [&v](std::optional<json>& f) {
+      if (v.is_null()) f.reset();
+      else f = v;
+    };
+    const std::string_view k = key;
+    if (k == "progressToken") any(m.progress_token);
+    else if (k == "traceparent") { if (!text(m.traceparent)) return false; }
+    else if (k == meta_protocol_version) { if (!text(m.protocol_version)) return false; }
+    else if (k == "io.modelcontextprotocol/clientInfo") any(m.client_info);
+    else if (k == "io.modelcontextprotocol/clientCapabilities") any(m.client_capabilities);
+    else if (k == "io.modelcontextprotocol/logLevel") { if (!text(m.log_level)) return false; }
+    else m.other[key] = v;
+  }
+  return true;
+}
+
 // stateless_meta reads a 2026-07-28 request's `_meta`: it must carry the protocol version and
 // the client capabilities (an object).
 result<wire::request_meta> stateless_meta(const jsonrpc::request& r) {
-  static const json none = json::object();
-  // A reference either way: `cond ? r.params : json::object()` would copy the params.
-  auto p = decode<wire::with_meta>(r.params.is_object() ? r.params : none, "params");
-  if (!p) return fail(std::move(p.error()));
-  if (!p->meta || !p->meta->protocol_version || !p->meta->client_capabilities ||
-      !p->meta->client_capabilities->is_object())
+  std::optional<wire::request_meta> meta;
+  if (!read_meta(r.params, meta)) {
+    static const json none = json::object();
+    // A reference either way: `cond ? r.params : json::object()` would copy the params.
+    auto p = decode<wire::with_meta>(r.params.is_object() ? r.params : none, "params");
+    if (!p) return fail(std::move(p.error()));
+    meta = std::move(p->meta);
+  }
+  if (!meta || !meta->protocol_version || !meta->client_capabilities || !meta->client_capabilities->is_object())
     return fail(errc::invalid_argument,
                 "_meta must carry io.modelcontextprotocol/protocolVersion and "
                 "io.modelcontextprotocol/clientCapabilities");
-  return std::move(*p->meta);
+  return std::move(*meta);
 }
 }  // namespace
 
