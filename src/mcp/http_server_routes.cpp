@@ -58,12 +58,24 @@ mcp_headers mcp_headers::of(const http_request& req) {
         take(1, h.accept, f.value());
         break;
       case http::field::unknown: {
+        // By length first: one comparison per header, not four.
         std::string_view n = f.name_string();
-        if (n.size() < 8 || !beast::iequals(n.substr(0, 4), "mcp-")) break;
-        if (beast::iequals(n, "mcp-session-id")) take(2, h.session_id, f.value());
-        else if (beast::iequals(n, "mcp-protocol-version")) take(3, h.protocol_version, f.value());
-        else if (beast::iequals(n, "mcp-method")) take(4, h.method, f.value());
-        else if (beast::iequals(n, "mcp-name")) take(5, h.name, f.value());
+        switch (n.size()) {
+          case 14:
+            if (beast::iequals(n, "mcp-session-id")) take(2, h.session_id, f.value());
+            break;
+          case 20:
+            if (beast::iequals(n, "mcp-protocol-version")) take(3, h.protocol_version, f.value());
+            break;
+          case 10:
+            if (beast::iequals(n, "mcp-method")) take(4, h.method, f.value());
+            break;
+          case 8:
+            if (beast::iequals(n, "mcp-name")) take(5, h.name, f.value());
+            break;
+          default:
+            break;
+        }
         break;
       }
       default:
