@@ -98,8 +98,9 @@ std::string idempotency_key_for(const run_options& o, const tool_call& call) {
 
 telemetry::span start_tool_span(const tool_call& call, const tool& t,
                                 std::optional<telemetry::span_context> parent) {
-  auto span = telemetry::start_span("execute_tool " + call.name, telemetry::span_kind::internal,
-                                    parent);
+  // Without an exporter the span records nothing: its name is not made.
+  auto span = telemetry::start_span(telemetry::enabled() ? "execute_tool " + call.name : std::string(),
+                                    telemetry::span_kind::internal, parent);
   if (span.recording()) {
     span.set("gen_ai.operation.name", "execute_tool");
     span.set("gen_ai.tool.name", call.name);

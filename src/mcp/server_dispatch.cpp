@@ -343,6 +343,10 @@ std::optional<jsonrpc::error_object> outside_revisions(const method& m, bool sta
 
 // read_mrtr reads inputResponses and requestState into the context (every 2026-07-28 request).
 std::optional<jsonrpc::error_object> read_mrtr(server::impl& d, request_context& ctx) {
+  // Most requests carry neither (params is an object or null here: dispatch refused the rest).
+  const json& params = ctx.params();
+  if (!params.contains(std::string_view("inputResponses")) && !params.contains(std::string_view("requestState")))
+    return std::nullopt;
   wire::mrtr_params p;
   if (auto e = read_params(ctx.params(), p)) return e;
   if (p.input_responses) {
