@@ -178,9 +178,7 @@ namespace {
 
 // pseudo_session is the session of one 2026-07-28 request, from its checked `_meta`.
 std::shared_ptr<session> pseudo_session(wire::request_meta meta) {
-  auto s = std::make_shared<session>();
-  s->stateless = true;
-  s->initialized = true;
+  auto s = std::make_shared<session>(session::per_request_t{});
   s->protocol_version = std::move(*meta.protocol_version);
   s->client_capabilities = std::move(*meta.client_capabilities);
   if (meta.client_info) s->client_info = std::move(*meta.client_info);

@@ -30,6 +30,16 @@ struct pending_reply {
 
 class session {
  public:
+  session() = default;
+  /// per_request: the pseudo-session of one 2026-07-28 request (server_context.cpp), made for
+  /// each such request: nothing of it is stopped as a whole (stop_all stays empty) and the
+  /// request gives its client capabilities, so neither is allocated first.
+  struct per_request_t {};
+  explicit session(per_request_t) : stop_all(std::nostopstate), client_capabilities(nullptr) {
+    stateless = true;
+    initialized = true;
+  }
+
   std::mutex mu;
   std::string id;                ///< HTTP session id (empty for stdio and stateless)
   std::string protocol_version;  ///< negotiated, or the request's for stateless
