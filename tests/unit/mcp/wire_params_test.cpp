@@ -5,6 +5,7 @@
 #include "tooluse/mcp/server.hpp"
 #include "tooluse/mcp/transport.hpp"
 #include "tooluse/mcp/wire.hpp"
+#include "mcp/params.hpp"
 
 namespace wire_params_test {
 namespace mcp = tooluse::mcp;
@@ -127,4 +128,41 @@ TEST(mcp_wire, notifications_encode_in_wire_order) {
   ASSERT_FALSE(bad);
   EXPECT_EQ(bad.error().message, "params: missing required property \"progress\"");
 }
+// read_params has its own reader for tools/call (params.hpp); over valid and invalid params it
+// must give what the general decoder gives: the same fields, or the same -32602 message.
+TEST(wire_params, the_tools_call_reader_agrees_with_the_general_decoder) {
+  const std::vector<json> corpus = {
+      {{"name", "echo"}, {"arguments", {{"a", 1}}}},
+      {{"name", "echo"}},
+      {{"name", "echo"}, {"arguments", nullptr}},
+      {{"arguments", {{"a", 1}}}, {"name", "echo"}, {"_meta", {{"progressToken", 1}}}},
+      {{"name", "echo"}, {"arguments", "not an object"}},
+      {{"name", "echo"}, {"task", {{"ttl", 1000}}}},
+      {{"name", "echo"}, {"task", {{"ttl", "soon"}}}},
+      {{"name", "echo"}, {"task", nullptr}},
+      {{"name", "echo"}, {"task", 5}},
+      {{"name", 7}},
+      {{"name", nullptr}},
+      {{"arguments", json::object()}},
+      json::object(),
+      json(nullptr),
+      {{"Name", "echo"}, {"name", "x"}, {"extra", true}},
+  };
+  for (const auto& params : corpus) {
+    SCOPED_TRACE(params.dump());
+    wire::call_tool_params got;
+    auto got_error = mcp::read_params(params, got);
+    static const json none = json::object();
+    auto want = tooluse::decode<wire::call_tool_params>(params.is_null() ? none : params, "params");
+    ASSERT_EQ(got_error.has_value(), !want.has_value());
+    if (got_error) {
+      EXPECT_EQ(got_error->code, -32602);
+      EXPECT_EQ(got_error->message, "Invalid params: " + want.error().message);
+      continue;
+    }
+    EXPECT_EQ(tooluse::encode(got), tooluse::encode(*want));
+    EXPECT_EQ(got.arguments, want->arguments);
+  }
+}
+
 }  // namespace wire_params_test
