@@ -138,15 +138,18 @@ tool_outcome server::impl::run_tool(const tool_entry& t, json args, request_cont
   // call (a tool that takes minutes is why it is a task); a timeout of the tool's own holds.
   if (!ctx.task_id().empty()) o.default_timeout = std::chrono::milliseconds(0);
   if (ctx.session_ptr() && !ctx.session_ptr()->stateless) o.session = ctx.session_ptr()->id;
-  if (auto k = ctx.meta().find(std::string(meta_idempotency_key)); k != ctx.meta().end() && k->is_string()) {
+  if (auto k = ctx.meta().find(meta_idempotency_key); k != ctx.meta().end() && k->is_string()) {
     o.idempotency_scope = k->get<std::string>();  // the caller's key, passed on verbatim
     call.id.clear();
   }
-  o.on_event = [&ctx, outer = options.call_options.on_event](const exec::call_event& ev) {
-    if (ev.kind == exec::event_kind::progress && ev.progress)
-      ctx.progress(ev.progress->progress, ev.progress->total, ev.progress->message);
-    if (outer) outer(ev);
-  };
+  // The tool's progress goes to the client when it asked for it (a progressToken): without
+  // one, and without a listener of the server's own, the engine has no events to send.
+  if (options.call_options.on_event || ctx.meta().contains(std::string_view("progressToken")))
+    o.on_event = [&ctx, outer = options.call_options.on_event](const exec::call_event& ev) {
+      if (ev.kind == exec::event_kind::progress && ev.progress)
+        ctx.progress(ev.progress->progress, ev.progress->total, ev.progress->message);
+      if (outer) outer(ev);
+    };
   // On the fast path the call runs here, inside the request: it borrows the context (no
   // copy, no allocation). Queued, it may outlive the request: it gets a detached peer. (A
   // tool replaced between the two lines below by one that is queued gets the borrowed peer;
