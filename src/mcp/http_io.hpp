@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "mcp/http_request.hpp"
 #include "mcp/session.hpp"
 #include "tooluse/mcp/connection.hpp"
 #include "tooluse/mcp/http_server.hpp"
@@ -31,7 +32,6 @@ namespace net = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
 using tcp = net::ip::tcp;
-using http_request = http::request<http::string_body>;
 
 class http_connection;
 
@@ -39,7 +39,9 @@ class http_connection;
 /// the limits, and bookkeeping of idle (evictable) connections.
 struct conn_hooks {
   virtual ~conn_hooks() = default;
-  virtual void on_request(const std::shared_ptr<http_connection>& c, http_request req) = 0;
+  /// on_request routes a complete request. `req` is the connection's, reused for its next
+  /// request: valid during the call (move it out to keep it longer).
+  virtual void on_request(const std::shared_ptr<http_connection>& c, http_request& req) = 0;
   /// on_header checks a request header before its body is read (path, Host, Origin, auth,
   /// header count); returning false means a response was sent and the body is not read.
   virtual bool on_header(const std::shared_ptr<http_connection>& c, const http_request& head) = 0;
@@ -127,7 +129,8 @@ class http_connection : public std::enable_shared_from_this<http_connection> {
   phase phase_ = phase::other;
   bool write_inline_ = false;  ///< a response queued by the route on the strand: write it after
   beast::flat_buffer buffer_;
-  std::optional<http::request_parser<http::string_body>> parser_;
+  http_request request_;                 ///< the request being read, reused (http_request.hpp)
+  std::optional<request_reader> parser_;  ///< one per request, filling request_
 
   std::mutex mu_;  // guards everything below
   std::deque<std::string> out_;

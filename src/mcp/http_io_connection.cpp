@@ -104,7 +104,7 @@ void http_connection::read_request() {
     streaming_ = false;
   }
   const auto& o = hooks_.opts();
-  parser_.emplace();
+  parser_.emplace(request_);
   parser_->header_limit(static_cast<std::uint32_t>(o.max_header_bytes));
   parser_->body_limit(o.max_body_bytes);
   hooks_.set_idle(*this, true);
@@ -201,8 +201,8 @@ void http_connection::on_header(beast::error_code ec) {
                    "application/json", {}, false);
   }
   hooks_.set_idle(*this, false);
-  const auto& head = parser_->get();
-  const auto fields = static_cast<std::size_t>(std::distance(head.begin(), head.end()));
+  const auto& head = request_;
+  const auto fields = head.field_count();
   if (fields > o.max_header_count)
     return reply_limit(http::status::request_header_fields_too_large,
                        "Request Header Fields Too Large: " + std::to_string(fields) +
@@ -240,7 +240,7 @@ void http_connection::on_body(beast::error_code ec) {
   auto self = shared_from_this();
   routing = this;
   try {
-    hooks_.on_request(self, parser_->release());
+    hooks_.on_request(self, request_);
   } catch (...) {
     routing = nullptr;
     throw;

@@ -393,7 +393,7 @@ std::optional<std::string> http_server::impl::authorized(const conn_ptr& c, http
   return std::move(d.principal);
 }
 
-void http_server::impl::on_request(const conn_ptr& c, http_request req) {
+void http_server::impl::on_request(const conn_ptr& c, http_request& req) {
   if (options.authorize) {
     // The hook may block (key fetches, token introspection): not on the I/O thread.
     auto shared = std::make_shared<http_request>(std::move(req));

@@ -61,7 +61,7 @@ struct http_server::impl : detail::conn_hooks, std::enable_shared_from_this<http
   impl(server& s, http_options o);
 
   // conn_hooks
-  void on_request(const conn_ptr& c, http_request req) override;
+  void on_request(const conn_ptr& c, http_request& req) override;
   bool on_header(const conn_ptr& c, const http_request& head) override;
   void set_idle(http_conn& c, bool is_idle) override;
   void on_closed(http_conn& c) override;
