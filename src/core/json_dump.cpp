@@ -22,7 +22,10 @@ namespace {
 
 class cursor {
  public:
-  explicit cursor(std::string& s) : s_(s), at_(s.size()) { s_.resize(std::max<std::size_t>(s_.capacity(), at_ + 128)); }
+  // The room it starts with is what the string already holds (up to 4 KiB: resizing fills it).
+  explicit cursor(std::string& s) : s_(s), at_(s.size()) {
+    s_.resize(std::max(at_ + 128, std::min(s_.capacity(), at_ + 4096)));
+  }
   cursor(const cursor&) = delete;
   cursor& operator=(const cursor&) = delete;
   ~cursor() { s_.resize(at_); }
