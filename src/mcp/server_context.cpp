@@ -112,7 +112,10 @@ bool read_meta(const json& params, std::optional<wire::request_meta>& out) {
   if (!it->is_object()) return false;
   wire::request_meta& m = out.emplace();
   m.other = json::object();
-  for (const auto& [key, v] : it->get_ref<const json::object_t&>()) {
+  for (const auto& member : it->get_ref<const json::object_t&>()) {
+    // Not a structured binding: clang 14 cannot capture one in the lambdas below.
+    const std::string& key = member.first;
+    const json& v = member.second;
     auto text = [&v](std::optional<std::string>& f) {
       if (v.is_string()) f = v.get_ref<const std::string&>();
       else if (v.is_null()) f.reset();
