@@ -69,9 +69,8 @@ class http_request {
 
   /// The value of the first field named `f` (or `name`, in any case); empty when there is none.
   std::string_view operator[](boost::beast::http::field f) const {
-    for (const auto& e : fields_)
-      if (e.id == f) return text(e.value_at, e.value_size);
-    return {};
+    const entry* e = first(f);
+    return e ? text(e->value_at, e->value_size) : std::string_view();
   }
   std::string_view operator[](std::string_view name) const {
     const auto id = boost::beast::http::string_to_field({name.data(), name.size()});
@@ -88,11 +87,10 @@ class http_request {
   /// keep_alive as Beast's message tells it: HTTP/1.1 unless the first Connection field has
   /// "close", HTTP/1.0 only when it has "keep-alive".
   bool keep_alive() const {
-    const std::string_view c = (*this)[boost::beast::http::field::connection];
-    const bool has = fields_has(boost::beast::http::field::connection);
-    boost::beast::http::token_list tokens{{c.data(), c.size()}};  // exists() is not const
-    if (version_ < 11) return has && tokens.exists("keep-alive");
-    return !has || !tokens.exists("close");
+    const entry* c = first(boost::beast::http::field::connection);
+    if (!c) return version_ >= 11;
+    boost::beast::http::token_list tokens{{text_.data() + c->value_at, c->value_size}};  // exists() is not const
+    return version_ < 11 ? tokens.exists("keep-alive") : !tokens.exists("close");
   }
 
   /// clear empties the request and keeps its storage for the next one.
@@ -108,10 +106,10 @@ class http_request {
  private:
   friend class request_reader;
   std::string_view text(std::uint32_t at, std::uint32_t size) const { return {text_.data() + at, size}; }
-  bool fields_has(boost::beast::http::field f) const {
+  const entry* first(boost::beast::http::field f) const {
     for (const auto& e : fields_)
-      if (e.id == f) return true;
-    return false;
+      if (e.id == f) return &e;
+    return nullptr;
   }
   std::uint32_t keep(std::string_view s) {
     const auto at = static_cast<std::uint32_t>(text_.size());

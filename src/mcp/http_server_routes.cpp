@@ -5,6 +5,7 @@
 // (server::runs_inline) is handled right here and its reply written directly; any other goes
 // to the handler pool, and its reply is queued on the HTTP connection from there (written by
 // the I/O thread).
+#include <iterator>
 #include <string_view>
 #include <utility>
 
@@ -43,43 +44,30 @@ std::optional<std::string> decode_header_value(std::string_view v) {
 }  // namespace
 
 mcp_headers mcp_headers::of(const http_request& req) {
-  mcp_headers h;
-  bool seen[6] = {};
-  auto take = [&](int i, std::string_view& slot, std::string_view value) {
-    if (!seen[i]) slot = value;
-    seen[i] = true;
+  // Each is the first field of its name. The MCP fields are unknown to Beast: matched by
+  // length first, so a field costs one comparison at most.
+  struct mcp_field {
+    std::string_view name;
+    std::string_view mcp_headers::*slot;
   };
+  static constexpr mcp_field mcp_fields[] = {{"mcp-session-id", &mcp_headers::session_id},
+                                             {"mcp-protocol-version", &mcp_headers::protocol_version},
+                                             {"mcp-method", &mcp_headers::method},
+                                             {"mcp-name", &mcp_headers::name}};
+  mcp_headers h;
+  bool seen_type = false, seen_accept = false, seen[std::size(mcp_fields)] = {};
   for (const auto& f : req) {
-    switch (f.name()) {
-      case http::field::content_type:
-        take(0, h.content_type, f.value());
-        break;
-      case http::field::accept:
-        take(1, h.accept, f.value());
-        break;
-      case http::field::unknown: {
-        // By length first: one comparison per header, not four.
-        std::string_view n = f.name_string();
-        switch (n.size()) {
-          case 14:
-            if (beast::iequals(n, "mcp-session-id")) take(2, h.session_id, f.value());
-            break;
-          case 20:
-            if (beast::iequals(n, "mcp-protocol-version")) take(3, h.protocol_version, f.value());
-            break;
-          case 10:
-            if (beast::iequals(n, "mcp-method")) take(4, h.method, f.value());
-            break;
-          case 8:
-            if (beast::iequals(n, "mcp-name")) take(5, h.name, f.value());
-            break;
-          default:
-            break;
+    if (f.name() == http::field::content_type) {
+      if (!std::exchange(seen_type, true)) h.content_type = f.value();
+    } else if (f.name() == http::field::accept) {
+      if (!std::exchange(seen_accept, true)) h.accept = f.value();
+    } else if (f.name() == http::field::unknown) {
+      const std::string_view n = f.name_string();
+      for (std::size_t i = 0; i < std::size(mcp_fields); ++i)
+        if (n.size() == mcp_fields[i].name.size() && beast::iequals(n, mcp_fields[i].name)) {
+          if (!std::exchange(seen[i], true)) h.*mcp_fields[i].slot = f.value();
+          break;
         }
-        break;
-      }
-      default:
-        break;
     }
   }
   return h;
