@@ -76,10 +76,11 @@ struct add_options {
   /// validate_arguments false: the entry's validator accepts any object (the input schema is
   /// still checked and published); the MCP server option of the same name.
   bool validate_arguments = true;
-  /// compiled_input: the input schema already compiled (add_tool compiles it for its typed
-  /// handler). The entry shares it instead of compiling the schema again when it is the same
-  /// schema, so the handler can tell by identity that the engine checked the arguments against
-  /// its own schema (call_context::validated_against).
+  /// compiled_input: the input schema already compiled, with the default compile_options as the
+  /// registry compiles it (add_tool compiles it for its typed handler). The entry shares it
+  /// instead of compiling the schema again when it is the same schema, so the handler can tell
+  /// by identity that the engine checked the arguments against its own schema
+  /// (call_context::validated_against). A validator of another schema is ignored.
   std::shared_ptr<const schema::validator> compiled_input;
 };
 
