@@ -80,6 +80,8 @@ class http_request {
         return text(e.value_at, e.value_size);
     return {};
   }
+  /// The fields in the order they came (Beast's message moves a field next to the last one of
+  /// its name; the first of each name is the same in both).
   iterator begin() const { return {*this, 0}; }
   iterator end() const { return {*this, fields_.size()}; }
   std::size_t field_count() const { return fields_.size(); }
