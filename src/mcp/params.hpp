@@ -19,10 +19,9 @@
 
 namespace tooluse::mcp {
 
-/// read_params decodes `params` (null counts as {}) into `out`; on a mismatch it returns
-/// -32602 "Invalid params: params.name: expected string, got integer 3".
+/// decode_params is read_params by the general decoder (tooluse::decode).
 template <class T>
-std::optional<jsonrpc::error_object> read_params(const json& params, T& out) {
+std::optional<jsonrpc::error_object> decode_params(const json& params, T& out) {
   static const json none = json::object();
   // A reference either way: `cond ? json::object() : params` would copy the params.
   auto r = tooluse::decode<T>(params.is_null() ? none : params, "params");
@@ -31,6 +30,13 @@ std::optional<jsonrpc::error_object> read_params(const json& params, T& out) {
                                  "Invalid params: " + r.error().message, nullptr};
   out = std::move(*r);
   return std::nullopt;
+}
+
+/// read_params decodes `params` (null counts as {}) into `out`; on a mismatch it returns
+/// -32602 "Invalid params: params.name: expected string, got integer 3".
+template <class T>
+std::optional<jsonrpc::error_object> read_params(const json& params, T& out) {
+  return decode_params(params, out);
 }
 
 /// read_params for tools/call, the hot method: its three members read directly, each looked up
@@ -55,13 +61,7 @@ inline std::optional<jsonrpc::error_object> read_params(const json& params, wire
       return std::nullopt;
     }
   }
-  static const json none = json::object();
-  auto r = tooluse::decode<wire::call_tool_params>(params.is_null() ? none : params, "params");
-  if (!r)
-    return jsonrpc::error_object{jsonrpc::error_code::invalid_params,
-                                 "Invalid params: " + r.error().message, nullptr};
-  out = std::move(*r);
-  return std::nullopt;
+  return decode_params(params, out);
 }
 
 /// shown is a peer-supplied name as an error message quotes it: at most 200 bytes, then
