@@ -29,7 +29,12 @@ mkdir -p "$dir"
 # shellcheck source=scripts/conformance_common.sh
 source "$repo/scripts/conformance_common.sh"
 
-port="${TOOLUSE_CONFORMANCE_PORT:-$((20000 + RANDOM % 20000))}"
+# A random port nothing listens on: another listener there would answer the suites instead.
+port="${TOOLUSE_CONFORMANCE_PORT:-}"
+while [ -z "$port" ]; do
+  port=$((20000 + RANDOM % 20000))
+  if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then port=""; fi
+done
 log="$dir/everything_server.log"
 "$server" --http "127.0.0.1:$port" 2> "$log" &
 server_pid=$!
@@ -38,6 +43,11 @@ for _ in $(seq 1 100); do
   if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then break; fi
   sleep 0.1
 done
+if ! kill -0 "$server_pid" 2>/dev/null; then
+  echo "conformance.sh: $server exited at start (log: $log):" >&2
+  cat "$log" >&2
+  exit 1
+fi
 url="http://127.0.0.1:$port/mcp"
 
 status=0
