@@ -39,12 +39,13 @@ log="$dir/everything_server.log"
 "$server" --http "127.0.0.1:$port" 2> "$log" &
 server_pid=$!
 trap 'kill "$server_pid" 2>/dev/null || true' EXIT
+# Ready when it says it listens (a connection alone could reach another listener).
 for _ in $(seq 1 100); do
-  if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then break; fi
+  if grep -q "listening on" "$log" 2>/dev/null || ! kill -0 "$server_pid" 2>/dev/null; then break; fi
   sleep 0.1
 done
-if ! kill -0 "$server_pid" 2>/dev/null; then
-  echo "conformance.sh: $server exited at start (log: $log):" >&2
+if ! grep -q "listening on" "$log" 2>/dev/null; then
+  echo "conformance.sh: $server is not listening on 127.0.0.1:$port (log: $log):" >&2
   cat "$log" >&2
   exit 1
 fi
