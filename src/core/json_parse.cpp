@@ -70,6 +70,10 @@ class bounded_builder {
     return false;
   }
 
+  const json_limits& limits() const { return limits_; }
+  /// set_root takes a value built elsewhere (direct_builder) as the document's.
+  void set_root(json&& v) { root_ = std::move(v); }
+
   result<json> finish(bool ok) {
     if (failure_) return fail(*failure_);
     if (!ok) return fail(errc::parse_error, "invalid JSON");
@@ -286,6 +290,91 @@ simd_outcome simd_walk(simdjson::dom::element root, bounded_builder& b, bool& sa
   return simd_outcome::built;
 }
 
+// direct_build builds the value of a small, shallow document straight from simdjson's tape: a
+// recursive descent that puts each value where it belongs, without the event stream, frames
+// and staging copies of bounded_builder (which costs about twice as much per value). It gives up
+// (false) on anything it does not take, and simd_parse then walks the same document with
+// bounded_builder, which gives the answer and every refusal as nlohmann's parser would: a limit
+// reached, a container nested deeper than direct_max_depth, an object of more than
+// direct_max_members members (bounded_builder indexes large objects' keys), -0.0.
+class direct_builder {
+ public:
+  static constexpr std::size_t direct_max_depth = 32;
+  static constexpr std::size_t direct_max_members = 32;
+  direct_builder(const json_limits& limits)
+      : max_values_(limits.max_values), max_depth_(std::min(limits.max_depth, direct_max_depth)) {}
+
+  bool build(simdjson::dom::element e, std::size_t depth, json& out) {
+    using simdjson::dom::element_type;
+    if (++values_ > max_values_) return false;
+    switch (e.type()) {
+      case element_type::OBJECT: {
+        auto obj = simdjson::dom::object(e);
+        const std::size_t n = obj.size();
+        if (depth >= max_depth_ || n > direct_max_members) return false;
+        out = json(json::value_t::object);
+        auto& items = static_cast<json::object_t::Container&>(out.get_ref<json::object_t&>());
+        items.reserve(n);
+        for (auto kv : obj) {
+          json* slot = nullptr;
+          for (auto& member : items)  // a duplicate key: the first's place, the last's value
+            if (member.first == kv.key) {
+              slot = &member.second;
+              break;
+            }
+          if (!slot) slot = &items.emplace_back(std::string(kv.key), nullptr).second;
+          if (!build(kv.value, depth + 1, *slot)) return false;
+        }
+        return true;
+      }
+      case element_type::ARRAY: {
+        auto arr = simdjson::dom::array(e);
+        if (depth >= max_depth_) return false;
+        out = json(json::value_t::array);
+        auto& items = out.get_ref<json::array_t&>();
+        items.reserve(std::min(arr.size(), max_values_ - values_ + 1));
+        for (auto v : arr)
+          if (!build(v, depth + 1, items.emplace_back())) return false;
+        return true;
+      }
+      case element_type::INT64: {
+        std::int64_t v = int64_t(e);
+        if (v == 0) saw_zero = true;  // "0" or "-0": simd_parse tells them apart
+        // nlohmann reads a literal without a minus sign as unsigned
+        if (v >= 0) out = static_cast<json::number_unsigned_t>(v);
+        else out = static_cast<json::number_integer_t>(v);
+        return true;
+      }
+      case element_type::UINT64:
+        out = static_cast<json::number_unsigned_t>(uint64_t(e));
+        return true;
+      case element_type::DOUBLE: {
+        double d = double(e);
+        if (d == 0 && std::signbit(d)) return false;  // "-0": an integer to nlohmann
+        out = static_cast<json::number_float_t>(d);
+        return true;
+      }
+      case element_type::STRING:
+        out = std::string(std::string_view(e));
+        return true;
+      case element_type::BOOL:
+        out = bool(e);
+        return true;
+      case element_type::NULL_VALUE:
+        out = nullptr;
+        return true;
+    }
+    return false;
+  }
+
+  bool saw_zero = false;
+
+ private:
+  std::size_t values_ = 0;
+  std::size_t max_values_;
+  std::size_t max_depth_;
+};
+
 // has_minus_zero: a "-0" that may be a number token, not a part of one ("-05" is invalid).
 bool has_minus_zero(std::string_view text) {
   for (auto at = text.find("-0"); at != std::string_view::npos; at = text.find("-0", at + 1)) {
@@ -307,7 +396,15 @@ simd_outcome simd_parse(std::string_view text, bounded_builder& b) {
   if (parser.parse(padded.data(), text.size(), false).get(root) != simdjson::SUCCESS)
     return simd_outcome::not_taken;
   bool saw_zero = false;
-  auto outcome = simd_walk(root, b, saw_zero);
+  simd_outcome outcome;
+  direct_builder direct(b.limits());
+  if (json value; direct.build(root, 0, value)) {
+    saw_zero = direct.saw_zero;
+    b.set_root(std::move(value));
+    outcome = simd_outcome::built;
+  } else {
+    outcome = simd_walk(root, b, saw_zero);
+  }
   // simdjson reads "-0" as the integer 0, which nlohmann keeps signed (and "0" unsigned). A
   // document with a zero and a "-0" not followed by '.' or 'e' (perhaps inside a string: then
   // nlohmann merely parses it again) is left to nlohmann.

@@ -97,6 +97,34 @@ TEST(JsonSimd, SizedObjectsWithDuplicateKeysAgree) {
   }
 }
 
+// Small, shallow documents are built straight from simdjson's tape; one nested deeper than 32
+// containers, with an object of more than 32 members, or with a -0.0 anywhere is walked with
+// the bounded builder instead, from the start. Each side of each boundary agrees with nlohmann,
+// and so does a limit reached inside a document the direct build had begun.
+TEST(JsonSimd, DirectBuildAndWalkAgreeOnEachSideOfTheirBoundaries) {
+  for (std::size_t depth : {31u, 32u, 33u, 40u}) {
+    std::string text = std::string(depth, '[') + "1" + std::string(depth, ']');
+    expect_agreement(text);
+    expect_agreement(text, json_limits{.max_depth = 32, .max_bytes = 4096, .max_values = 1000});
+    std::string objects;
+    for (std::size_t i = 0; i < depth; ++i) objects += "{\"k\":";
+    objects += "[0,-1,2.5]" + std::string(depth, '}');
+    expect_agreement(objects);
+  }
+  for (std::size_t n : {32u, 33u}) {
+    std::string text = "{";
+    for (std::size_t i = 0; i < n; ++i) text += "\"k" + std::to_string(i % 31) + "\":" + std::to_string(i) + ",";
+    text += "\"last\":{\"a\":1,\"a\":[2]}}";
+    expect_agreement(text);
+    expect_agreement(text, json_limits{.max_depth = 8, .max_bytes = 4096, .max_values = 20});
+  }
+  for (const char* text : {R"({"a":[1,-0.0]})", R"({"a":[0,"-0"]})", R"([0,-0])", R"([-0,1.5])",
+                           R"({"a":"x","b":{"c":[true,false,null,18446744073709551615,-9223372036854775808]}})"}) {
+    expect_agreement(text);
+    expect_agreement(text, json_limits{.max_depth = 2, .max_bytes = 4096, .max_values = 4});
+  }
+}
+
 TEST(JsonSimd, LargeDocumentsTakeTheOtherPathWithTheSameResult) {
   // Over 64 KiB parse_json uses nlohmann alone; just under, simdjson.
   for (std::size_t n : {1000u, 8000u, 20000u}) {
