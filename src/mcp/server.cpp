@@ -6,6 +6,7 @@
 
 #include "mcp/params.hpp"
 #include "mcp/server_impl.hpp"
+#include "tooluse/json_build.hpp"
 
 namespace tooluse::mcp {
 
@@ -128,7 +129,8 @@ std::optional<request_context> request_of(const call_context& ctx) {
 
 tool_outcome server::impl::run_tool(const tool_entry& t, json args, request_context& ctx) const {
   const std::string& name = t.definition().name;
-  tool_call call{.id = "mcp", .name = name, .raw_arguments = {}, .arguments = std::move(args)};
+  // No provider extras on an MCP call: null, not an empty object allocated and freed per call.
+  tool_call call{.id = "mcp", .name = name, .raw_arguments = {}, .arguments = std::move(args), .extras = nullptr};
   exec::run_options o = options.call_options;
   // A registry tool's call ends as soon as its request is cancelled (the engine answers
   // "cancelled" and leaves the handler to its stop token); an add_tool handler gets the
@@ -161,6 +163,7 @@ tool_outcome server::impl::run_tool(const tool_entry& t, json args, request_cont
   else
     o.peer = detached = request_peer::detach(ctx);
   tool_result r = executor->call(call, o);
+  release_json(call.arguments);  // json_build.hpp: cheaper than its destructor
   request_peer& peer = detached ? *detached : borrowed;
   peer.close();
   if (auto m = r.meta.find(outcome_meta); m != r.meta.end() && !r.is_error) {
