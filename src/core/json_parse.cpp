@@ -5,7 +5,8 @@
 // a hash index while they are being built.
 //
 // Documents up to simd_max_bytes are first tokenized by simdjson (a validating parser many
-// times faster than nlohmann's lexer) and the builder is fed from its tape; any document
+// times faster than nlohmann's lexer); a small, shallow one is built straight from its tape
+// (direct_builder), any other is fed to the builder from the tape; any document
 // simdjson refuses, or that it would represent differently from nlohmann (an integer beyond
 // 64 bits, -0), is parsed again by nlohmann, so the values and every error message stay
 // nlohmann's (design/json-parse.md).
