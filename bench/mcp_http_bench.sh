@@ -16,7 +16,10 @@
 # usage: bench/mcp_http_bench.sh [RELEASE_BUILD_DIR] [SECONDS]   (SECONDS: 8 by default)
 #   WRK_THREADS (1 by default: wrk -t1, as the scale issue measures; wrk and the server share the
 #   machine's cores, so one wrk thread leaves the server a core of its own).
-#   BENCH_ONLY=c1024 runs only tooluse-exec and nginx at 32 and 1,024 connections.
+#   BENCH_ONLY=c1024 runs only tooluse-exec and nginx at 32 and 1,024 connections;
+#   with BENCH_ROUNDS=N (1 by default) it does so N times, alternating, and ends with each
+#   round's tooluse-exec / nginx and p99 at 1,024 connections, and their medians (the machine's
+#   speed drifts within minutes: one round is one sample, not the figure).
 #   RELEASE_BUILD_DIR defaults to build/bench (cmake --preset bench && cmake --build --preset bench)
 # Needs: wrk (Debian wrk); the npm peers (scripts/npm_peers.sh: Node 22 and the SDK);
 #        nginx (Debian nginx-light: `sudo apt-get install nginx-light`), optional.
@@ -109,6 +112,29 @@ run() {  # run <name> <url> <lua> [connections]: prints requests/s on stdout, de
 load() { echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
 echo "wrk -t$threads -c32 -d${secs}s; $(load); $(nproc) cores" >&2
+median() { tr ' ' '\n' | grep . | sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+p99_ms() {  # p99_ms <wrk latency>: in milliseconds
+  awk -v v="$1" 'BEGIN {u=v; gsub(/[0-9.]/,"",u); x=v+0; if (u=="us") x/=1000; else if (u=="s") x*=1000; printf "%.1f", x}'
+}
+rounds="${BENCH_ROUNDS:-1}"
+if [[ "${BENCH_ONLY:-}" == c1024 && "$rounds" -gt 1 ]]; then
+  [[ -n "$nginx_bin" ]] || { echo "BENCH_ROUNDS needs nginx (the ratio is to nginx)" >&2; exit 2; }
+  ratios=""; tails=""
+  p99_of() { wrk -t"$threads" -c"$2" -d"${secs}s" --latency -s "$tmp/$3" "$1" |
+    awk '/Requests\/sec/ {r=$2} /^ +99%/ {p=$2} END {print r, p}'; }
+  for r in $(seq "$rounds"); do
+    read -r e ep < <(p99_of http://127.0.0.1:3204/mcp 32 exec.lua)
+    read -r n np < <(p99_of http://127.0.0.1:3203/mcp 32 tooluse.lua)
+    read -r e1024 ep1024 < <(p99_of http://127.0.0.1:3204/mcp 1024 exec.lua)
+    read -r n1024 np1024 < <(p99_of http://127.0.0.1:3203/mcp 1024 tooluse.lua)
+    q="$(ratio "$e" "$n")"; t="$(p99_ms "$ep1024")"
+    ratios+="$q "; tails+="$t "
+    echo "round $r: tooluse-exec $e req/s, nginx $n req/s, ratio $q; at 1,024 connections tooluse-exec p99 $t ms ($e1024 req/s), nginx p99 $(p99_ms "$np1024") ms; $(load)"
+  done
+  echo "tooluse-exec / nginx, each round: $ratios; median $(median <<< "$ratios")   (target >= 0.60)"
+  echo "p99 at 1,024 connections, each round (ms): $tails; median $(median <<< "$tails")   (target <= 50 ms)"
+  exit 0
+fi
 if [[ "${BENCH_ONLY:-}" == c1024 ]]; then
   e="$(run tooluse-exec http://127.0.0.1:3204/mcp "$tmp/exec.lua")"
   echo "$(load)" >&2
