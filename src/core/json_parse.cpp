@@ -51,6 +51,8 @@ class bounded_builder {
   bool number_float(json::number_float_t v, const json::string_t&) { return put(json(v)); }
   bool string(json::string_t& v) { return put(json(std::move(v))); }
   bool binary(json::binary_t& v) { return put(json::binary(std::move(v))); }
+  /// value takes a scalar made elsewhere (scalar_value), counted as nlohmann's events are.
+  bool value(json&& v) { return put(std::move(v)); }
 
   // simdjson knows a container's size before its members come (nlohmann's parser passes
   // unknown_size): the container reserves it, and an object's members go straight into it.
@@ -198,6 +200,45 @@ class bounded_builder {
   std::optional<error> failure_;
 };
 
+// scalar_value makes the value of a simdjson scalar as nlohmann's parser makes it: an integer
+// without a minus sign is unsigned, a negative one signed. False for a container, and for a
+// float -0.0 ("-0" is an integer to nlohmann: a document with one is left to nlohmann). A zero
+// integer sets saw_zero: "0" or "-0", which simd_parse tells apart.
+bool scalar_value(simdjson::dom::element e, json& out, bool& saw_zero) {
+  using simdjson::dom::element_type;
+  switch (e.type()) {
+    case element_type::INT64: {
+      std::int64_t v = int64_t(e);
+      if (v == 0) saw_zero = true;
+      if (v >= 0) out = static_cast<json::number_unsigned_t>(v);
+      else out = static_cast<json::number_integer_t>(v);
+      return true;
+    }
+    case element_type::UINT64:
+      out = static_cast<json::number_unsigned_t>(uint64_t(e));
+      return true;
+    case element_type::DOUBLE: {
+      double d = double(e);
+      if (d == 0 && std::signbit(d)) return false;
+      out = static_cast<json::number_float_t>(d);
+      return true;
+    }
+    case element_type::STRING:
+      out = std::string(std::string_view(e));
+      return true;
+    case element_type::BOOL:
+      out = bool(e);
+      return true;
+    case element_type::NULL_VALUE:
+      out = nullptr;
+      return true;
+    case element_type::ARRAY:
+    case element_type::OBJECT:
+      break;
+  }
+  return false;
+}
+
 // simd_max_bytes: larger documents go straight to nlohmann, so the parser each thread keeps
 // (about ten times the largest document it parsed) stays under a megabyte.
 constexpr std::size_t simd_max_bytes = 64 * 1024;
@@ -232,30 +273,11 @@ simd_outcome simd_walk(simdjson::dom::element root, bounded_builder& b, bool& sa
         stack.push_back(level{true, {}, {}, obj.begin(), obj.end()});
         return true;
       }
-      case element_type::INT64: {
-        std::int64_t v = int64_t(e);
-        if (v == 0) saw_zero = true;  // "0" or "-0": simd_parse tells them apart
-        // nlohmann reads a literal without a minus sign as unsigned
-        return v >= 0 ? b.number_unsigned(static_cast<json::number_unsigned_t>(v))
-                      : b.number_integer(v);
+      default: {
+        json v;
+        if (!scalar_value(e, v, saw_zero)) break;
+        return b.value(std::move(v));  // false: a limit
       }
-      case element_type::UINT64:
-        return b.number_unsigned(uint64_t(e));
-      case element_type::DOUBLE: {
-        double d = double(e);
-        if (d == 0 && std::signbit(d)) {  // "-0" is an integer to nlohmann, "-0.0" a float
-          unrepresentable = true;
-          return false;
-        }
-        return b.number_float(d, text);
-      }
-      case element_type::STRING:
-        text.assign(std::string_view(e));
-        return b.string(text);
-      case element_type::BOOL:
-        return b.boolean(bool(e));
-      case element_type::NULL_VALUE:
-        return b.null();
     }
     unrepresentable = true;
     return false;
@@ -338,32 +360,8 @@ class direct_builder {
           if (!build(v, depth + 1, items.emplace_back())) return false;
         return true;
       }
-      case element_type::INT64: {
-        std::int64_t v = int64_t(e);
-        if (v == 0) saw_zero = true;  // "0" or "-0": simd_parse tells them apart
-        // nlohmann reads a literal without a minus sign as unsigned
-        if (v >= 0) out = static_cast<json::number_unsigned_t>(v);
-        else out = static_cast<json::number_integer_t>(v);
-        return true;
-      }
-      case element_type::UINT64:
-        out = static_cast<json::number_unsigned_t>(uint64_t(e));
-        return true;
-      case element_type::DOUBLE: {
-        double d = double(e);
-        if (d == 0 && std::signbit(d)) return false;  // "-0": an integer to nlohmann
-        out = static_cast<json::number_float_t>(d);
-        return true;
-      }
-      case element_type::STRING:
-        out = std::string(std::string_view(e));
-        return true;
-      case element_type::BOOL:
-        out = bool(e);
-        return true;
-      case element_type::NULL_VALUE:
-        out = nullptr;
-        return true;
+      default:
+        return scalar_value(e, out, saw_zero);
     }
     return false;
   }
