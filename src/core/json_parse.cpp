@@ -313,7 +313,7 @@ simd_outcome simd_walk(simdjson::dom::element root, bounded_builder& b, bool& sa
   return simd_outcome::built;
 }
 
-// direct_build builds the value of a small, shallow document straight from simdjson's tape: a
+// direct_builder builds the value of a small, shallow document straight from simdjson's tape: a
 // recursive descent that puts each value where it belongs, without the event stream, frames
 // and staging copies of bounded_builder (which costs about twice as much per value). It gives up
 // (false) on anything it does not take, and simd_parse then walks the same document with
@@ -324,7 +324,7 @@ class direct_builder {
  public:
   static constexpr std::size_t direct_max_depth = 32;
   static constexpr std::size_t direct_max_members = 32;
-  direct_builder(const json_limits& limits)
+  explicit direct_builder(const json_limits& limits)
       : max_values_(limits.max_values), max_depth_(std::min(limits.max_depth, direct_max_depth)) {}
 
   bool build(simdjson::dom::element e, std::size_t depth, json& out) {
