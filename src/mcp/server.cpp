@@ -7,10 +7,13 @@
 #include "mcp/params.hpp"
 #include "mcp/server_impl.hpp"
 #include "tooluse/json_build.hpp"
+#include "tooluse/thread_cache.hpp"
 
 namespace tooluse::mcp {
 
 namespace {
+
+using tool_lookups = tooluse::detail::thread_cache<tool_entry>;
 
 // needs_approval turns the result of a deferred (never approved) call into the tool error the
 // client sees: MCP has no way to resume it later.
@@ -199,8 +202,12 @@ std::shared_ptr<tool_entry> server::impl::adapted(const std::shared_ptr<const re
 }
 
 std::shared_ptr<tool_entry> server::impl::find_tool(std::string_view name) const {
-  if (auto e = registry->find(name)) return adapted(e);
-  return nullptr;
+  // Each thread's recent finds (thread_cache.hpp): a tools/call looks its tool up more than once,
+  // on whichever I/O thread serves it. Forgotten on every change of the registry.
+  return tool_lookups::get(this, name, [&]() -> std::shared_ptr<tool_entry> {
+    if (auto e = registry->find(name)) return adapted(e);
+    return nullptr;
+  });
 }
 
 std::vector<std::shared_ptr<session>> server::impl::live_sessions() {
@@ -234,6 +241,7 @@ server::server(implementation info, tool_registry* tools, server_options options
       std::lock_guard lock(impl_->adapted_mu);
       impl_->adapted_tools.clear();
     }
+    tool_lookups::forget(impl_.get());
     notify_list_changed("tools");
   });
 }
@@ -241,6 +249,7 @@ server::server(implementation info, tool_registry* tools, server_options options
 server::~server() {
   impl_->tasks->shutdown();
   impl_->registry->remove_listener(impl_->registry_listener);
+  tool_lookups::forget(impl_.get());
   for (auto& s : impl_->live_sessions()) close_session(s);
 }
 
@@ -251,11 +260,9 @@ bool server::runs_inline(const jsonrpc::request& r) const {
   auto it = r.params.find("name");
   if (it == r.params.end() || !it->is_string()) return false;
   const std::string& name = it->get_ref<const std::string&>();
-  {
-    std::shared_lock lock(impl_->mu);
-    if (auto o = impl_->own.find(name); o != impl_->own.end() && o->second.task != task_support::forbidden)
-      return false;  // its task starts a thread, its admission may block
-  }
+  auto t = impl_->find_tool(name);
+  if (!t) return false;
+  if (t->added && t->task != task_support::forbidden) return false;  // its task starts a thread, its admission may block
   return impl_->executor->runs_inline(name, impl_->options.call_options);
 }
 

@@ -6,6 +6,8 @@
 #include <set>
 #include <stdexcept>
 
+#include "tooluse/thread_cache.hpp"
+
 namespace tooluse {
 
 struct tool_registry::impl {
@@ -29,6 +31,11 @@ struct tool_registry::impl {
 };
 
 namespace {
+
+// Each thread's recent finds (thread_cache.hpp): a request looks its tool up several times, on
+// whichever I/O thread serves it, and the registry's lock and its entries' reference counts
+// would otherwise pass between the threads' caches on every lookup.
+using lookups = detail::thread_cache<const registered_tool>;
 
 std::shared_ptr<const registered_tool> make_entry(tool definition, tool_handler handler,
                                                  const add_options& options) {
@@ -90,7 +97,7 @@ bool matches(const tool& t, const tool_filter& f) {
 }  // namespace
 
 tool_registry::tool_registry() : impl_(std::make_unique<impl>()) {}
-tool_registry::~tool_registry() = default;
+tool_registry::~tool_registry() { lookups::forget(impl_.get()); }
 
 void tool_registry::add(tool definition, tool_handler handler, add_options options) {
   auto entry = make_entry(std::move(definition), std::move(handler), options);
@@ -112,6 +119,7 @@ void tool_registry::add(tool definition, tool_handler handler, add_options optio
       impl_->order.push_back(entry);
     }
   }
+  if (event.what == registry_event::kind::replaced) lookups::forget(impl_.get());
   impl_->notify(event);
 }
 
@@ -130,14 +138,17 @@ bool tool_registry::remove(std::string_view name) {
     impl_->order.erase(std::find(impl_->order.begin(), impl_->order.end(), it->second));
     impl_->by_name.erase(it);
   }
+  lookups::forget(impl_.get());
   impl_->notify({registry_event::kind::removed, std::string(name)});
   return true;
 }
 
 std::shared_ptr<const registered_tool> tool_registry::find(std::string_view name) const {
-  std::shared_lock lock(impl_->mutex);
-  auto it = impl_->by_name.find(name);
-  return it == impl_->by_name.end() ? nullptr : it->second;
+  return lookups::get(impl_.get(), name, [&]() -> std::shared_ptr<const registered_tool> {
+    std::shared_lock lock(impl_->mutex);
+    auto it = impl_->by_name.find(name);
+    return it == impl_->by_name.end() ? nullptr : it->second;
+  });
 }
 
 std::vector<std::shared_ptr<const registered_tool>> tool_registry::list(

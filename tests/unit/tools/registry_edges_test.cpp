@@ -3,8 +3,11 @@
 // the error results of call() for an empty registry and non-standard exceptions.
 #include <gtest/gtest.h>
 
+#include <future>
+#include <memory>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "tooluse/tools/registry.hpp"
@@ -101,6 +104,47 @@ TEST(registry_edges, an_entry_found_before_removal_still_runs) {
   call_context ctx;
   EXPECT_EQ(invoke_handler(*entry, json::object(), ctx).all_text(), "still here");
   EXPECT_TRUE(r.call(tool_call::from_text("1", "x", "{}"), ctx).is_error);
+}
+
+// find() keeps each thread's recent entries (thread_cache.hpp); a replacement or removal made
+// on one thread holds on every other from the moment it returns, and a removed tool's handler
+// is not kept alive by another thread's earlier find.
+TEST(registry_edges, finds_on_other_threads_see_replacements_and_removals_at_once) {
+  tool_registry r;
+  auto token = std::make_shared<int>(1);
+  std::weak_ptr<int> watch = token;
+  r.add({.name = "t", .description = "first"}, [token](const json&, call_context&) { return tool_result::text("1"); });
+  token.reset();
+  std::promise<void> step1, step2, step3;
+  std::promise<std::string> seen1, seen2;
+  std::promise<bool> seen3;
+  std::thread other([&] {
+    seen1.set_value(r.find("t")->definition.description);  // cached here
+    step1.get_future().wait();
+    seen2.set_value(r.find("t")->definition.description);
+    step2.get_future().wait();
+    seen3.set_value(r.find("t") == nullptr);
+    step3.get_future().wait();
+  });
+  EXPECT_EQ(seen1.get_future().get(), "first");
+  r.add({.name = "t", .description = "second"}, ok_handler(), {.replace = true});
+  EXPECT_TRUE(watch.expired()) << "the replaced handler lives on in another thread's cache";
+  step1.set_value();
+  EXPECT_EQ(seen2.get_future().get(), "second");
+  EXPECT_TRUE(r.remove("t"));
+  step2.set_value();
+  EXPECT_TRUE(seen3.get_future().get());
+  step3.set_value();
+  other.join();
+  EXPECT_EQ(r.find("t"), nullptr);
+}
+
+TEST(registry_edges, a_registry_at_the_address_of_a_destroyed_one_finds_its_own_tools) {
+  for (int i = 0; i < 4; ++i) {
+    auto r = std::make_unique<tool_registry>();
+    r->add({.name = "t", .description = "registry " + std::to_string(i)}, ok_handler());
+    EXPECT_EQ(r->find("t")->definition.description, "registry " + std::to_string(i));
+  }
 }
 
 TEST(registry_edges, call_errors_for_an_empty_registry_and_odd_exceptions) {
