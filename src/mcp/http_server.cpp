@@ -91,6 +91,9 @@ void http_server::stop() {
   });
   d.store_listener.reset();  // no more deliveries (waits for one in progress)
   for (auto& hs : sessions) d.close_session(hs);
+  // The stateless calls still running are stopped with the rest, not waited for: their root
+  // is a session too (a closed root starts each later call stopped).
+  if (d.stateless_root) d.stateless_root->close();
   for (auto& c : conns) c->close();
   conns.clear();
   if (d.reaper_thread.joinable()) d.reaper_thread.join();
@@ -107,7 +110,6 @@ void http_server::stop() {
   d.retry_timer.reset();
   d.acceptor.reset();
   d.io_owner.reset();
-  if (d.stateless_root) d.stateless_root->close();
 }
 
 http_server_stats http_server::stats() const {

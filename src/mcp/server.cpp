@@ -453,6 +453,7 @@ void server::close_session(const std::shared_ptr<session>& s) {
   }
   for (auto& [id, src] : running) src.request_stop();
   s->stop_all.request_stop();
+  s->stops.request_stop();
   for (auto& [id, p] : pending) {
     std::lock_guard lock(p->mu);
     p->done = true;

@@ -237,28 +237,29 @@ bool server::handle_message(const std::shared_ptr<session>& s, const jsonrpc::me
     return true;
   }
   const auto& r = std::get<jsonrpc::request>(m);
-  std::shared_ptr<session> target = s;
+  std::shared_ptr<session> own;  // the pseudo-session of a 2026-07-28 request
   bool initialized = false;
-  {
+  if (!s->shared) {  // the root of stateless POSTs is never initialized: its requests run in pseudo-sessions
     std::lock_guard lock(s->mu);
     initialized = s->initialized;
   }
   if (!s->stateless && !initialized && checked) {
-    target = pseudo_session(std::move(*checked));
+    own = pseudo_session(std::move(*checked));
   } else if (!s->stateless && !initialized && is_stateless_request(r)) {
     wire::request_meta meta;
     if (auto rej = stateless_check(r, &meta)) {
       emit(jsonrpc::to_json(rej->response), true);
       return true;
     }
-    target = pseudo_session(std::move(meta));
+    own = pseudo_session(std::move(meta));
   }
+  const std::shared_ptr<session>& target = own ? own : s;  // not copied: s may be shared by threads
   auto related = [&emit](const json& j) { emit(j, false); };
   std::optional<jsonrpc::response> resp;
   if (s->shared) {
     // The HTTP server's root of stateless POSTs: many clients whose ids may collide, nothing
     // to cancel by id (2026-07-28 has no cancellation across requests). Closing it stops all.
-    resp = dispatch(*this, *impl_, target, r, related, s->stop_all.get_token(), principal);
+    resp = dispatch(*this, *impl_, target, r, related, s->stops.token(), principal);
   } else {
     std::string key = jsonrpc::id_to_string(r.id);
     std::stop_source stop;

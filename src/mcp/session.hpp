@@ -2,6 +2,7 @@
 // The state of one MCP session (internal): negotiated version, client capabilities, log
 // level, subscriptions, requests the server sent and awaits, and requests it is running.
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -13,12 +14,65 @@
 #include <set>
 #include <stop_token>
 #include <string>
+#include <thread>
+#include <utility>
+#include <vector>
 
 #include "tooluse/json.hpp"
 #include "tooluse/mcp/protocol.hpp"
 #include "tooluse/result.hpp"
 
 namespace tooluse::mcp {
+
+/// thread_stops: the stop sources of a shared session (the HTTP server's root of stateless POSTs),
+/// one per thread that serves it. Every request of a shared session needs a stop token that the
+/// session's close requests; copies of one token would all change one reference count, which
+/// the I/O threads would pass between their caches several times per request. Each thread's
+/// requests here share only their thread's source. request_stop() stops every source, and a
+/// source made afterwards starts stopped.
+class thread_stops {
+ public:
+  std::stop_token token() {
+    thread_local struct slot {
+      std::uint64_t owner = 0;
+      std::shared_ptr<std::stop_source> source;
+    } slots[4];
+    thread_local unsigned next = 0;
+    for (auto& s : slots)
+      if (s.owner == serial_) return s.source->get_token();
+    std::shared_ptr<std::stop_source> mine;
+    {
+      std::lock_guard lock(mu_);
+      const auto me = std::this_thread::get_id();
+      for (auto& [who, src] : all_)
+        if (who == me) mine = src;  // this thread's, evicted from its slots by other sessions
+      if (!mine) {
+        mine = std::make_shared<std::stop_source>();
+        if (stopped_) mine->request_stop();
+        all_.emplace_back(me, mine);
+      }
+    }
+    auto& s = slots[next++ % 4];
+    s.owner = serial_;
+    s.source = mine;
+    return mine->get_token();
+  }
+  void request_stop() {
+    std::lock_guard lock(mu_);
+    stopped_ = true;
+    for (auto& [who, src] : all_) src->request_stop();
+  }
+
+ private:
+  static std::uint64_t next_serial() {
+    static std::atomic<std::uint64_t> n{0};
+    return ++n;
+  }
+  const std::uint64_t serial_ = next_serial();  // never reused: a slot never names another session
+  std::mutex mu_;
+  bool stopped_ = false;
+  std::vector<std::pair<std::thread::id, std::shared_ptr<std::stop_source>>> all_;
+};
 
 /// pending_reply is a server-to-client request waiting for its response.
 struct pending_reply {
@@ -51,6 +105,7 @@ class session {
   /// Set once, before the session is used.
   bool shared = false;
   std::stop_source stop_all;  ///< requested when the session closes
+  thread_stops stops;         ///< a shared session's: requested with stop_all
   json client_capabilities = json::object();
   json client_info = json::object();
   std::optional<log_level> level;  ///< null: everything passes (sessions) / nothing (stateless)

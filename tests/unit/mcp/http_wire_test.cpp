@@ -5,6 +5,9 @@
 // deadlines are made short so the server gives up; the test only reads what it answers.
 #include <gtest/gtest.h>
 
+#include <condition_variable>
+#include <future>
+#include <mutex>
 #include <thread>
 
 #include "tooluse/mcp/http_server.hpp"
@@ -70,6 +73,47 @@ std::vector<http_reply> split_replies(const std::string& raw) {
 }
 
 }  // namespace
+
+// The stateless calls of all clients share the server's root session; each I/O thread hands
+// out stop tokens of its own (session.hpp, thread_stops), and stopping the server stops them all:
+// calls already running on either thread, and one that starts afterwards.
+TEST(mcp_http_wire, stopping_the_server_stops_the_stateless_calls_running_on_each_thread) {
+  served s;
+  constexpr int calls = 4;
+  std::mutex mu;
+  std::condition_variable cv;
+  int running = 0, stopped = 0;
+  s.server.add_tool({.name = "wait"}, [&](const json&, mcp::request_context& ctx) -> mcp::tool_outcome {
+    std::stop_callback wake(ctx.stop(), [&] {
+      std::lock_guard lock(mu);
+      cv.notify_all();
+    });
+    std::unique_lock lock(mu);
+    ++running;
+    cv.notify_all();
+    cv.wait_for(lock, std::chrono::seconds(30), [&] { return ctx.stop().stop_requested(); });
+    if (ctx.stop().stop_requested()) ++stopped;
+    cv.notify_all();
+    return tool_result::text("stopped");
+  });
+  std::string body = req(9, "tools/call", with_meta({{"name", "wait"}, {"arguments", json::object()}})).dump();
+  std::vector<std::unique_ptr<raw_conn>> conns;
+  for (int i = 0; i < calls; ++i) {
+    conns.push_back(std::make_unique<raw_conn>(s.port));
+    ASSERT_TRUE(conns.back()->send_all(request_text(
+        "POST", "/mcp",
+        json_post({{"MCP-Protocol-Version", "2026-07-28"}, {"Mcp-Method", "tools/call"}, {"Mcp-Name", "wait"}}),
+        body, s.port)));
+  }
+  {
+    std::unique_lock lock(mu);
+    ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(30), [&] { return running == calls; }));
+  }
+  s.http.stop();
+  std::unique_lock lock(mu);
+  EXPECT_TRUE(cv.wait_for(lock, std::chrono::seconds(30), [&] { return stopped == calls; }))
+      << stopped << " of " << calls << " calls saw the stop";
+}
 
 TEST(mcp_http_wire, pipelined_requests_on_one_connection_are_answered_in_order) {
   served s;
