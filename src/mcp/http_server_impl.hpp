@@ -86,6 +86,10 @@ struct http_server::impl : detail::conn_hooks, std::enable_shared_from_this<http
   /// request_session is the session a GET or DELETE names in Mcp-Session-Id; without sessions,
   /// the header or the session, it answers the request with the error and returns null.
   std::shared_ptr<detail::http_session> request_session(const conn_ptr& c, http_request& req);
+  /// post_fast serves a stateless tools/call on the fast path (fast_call.hpp); false, having
+  /// written nothing, when the request is not the common case it takes.
+  bool post_fast(const conn_ptr& c, http_request& req, const mcp_headers& h, const std::string& name,
+                 const std::string& principal);
   void post_stateless(const conn_ptr& c, http_request& req, const mcp_headers& h, jsonrpc::message m,
                       const std::string& principal);
   void post_session(const conn_ptr& c, http_request& req, const std::shared_ptr<detail::http_session>& hs,

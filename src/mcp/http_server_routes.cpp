@@ -9,6 +9,7 @@
 #include <string_view>
 #include <utility>
 
+#include "mcp/fast_call.hpp"
 #include "mcp/http_server_impl.hpp"
 #include "mcp/server_impl.hpp"
 #include "tooluse/base64.hpp"
@@ -81,6 +82,11 @@ void http_server::impl::post(const conn_ptr& c, http_request& req, const std::st
   if (!accepts(h.accept, "application/json") && !accepts(h.accept, "text/event-stream"))
     return write_rpc_error(c, req, http::status::not_acceptable, std::nullopt, ec::invalid_request,
                            "Not Acceptable: accept application/json and text/event-stream");
+  // The common stateless tools/call: fewer layers, the same answer (fast_call.hpp).
+  if (options.fast_calls && stateless_root && h.session_id.empty() && h.method == "tools/call" && !h.protocol_version.empty() &&
+      !h.name.empty())
+    if (auto name = decode_header_value(h.name); name && detail::fast_tool(srv, *name))
+      if (post_fast(c, req, h, *name, principal)) return;
   auto parsed = jsonrpc::parse(req.body());
   if (!parsed.errors.empty() || parsed.messages.size() != 1) {
     auto e = parsed.errors.empty()
@@ -196,6 +202,25 @@ void http_server::impl::post_session(const conn_ptr& c, http_request& req, const
   if (queued) return;
   hs->done(id, *reply);
   refuse_busy(c, keep, rid);
+}
+
+bool http_server::impl::post_fast(const conn_ptr& c, http_request& req, const mcp_headers& h,
+                                  const std::string& name, const std::string& principal) {
+  auto body = parse_json(req.body());
+  if (!body) return false;  // the general path answers with the parse error
+  post_connection conn(c, req.keep_alive(), options);
+  struct writer final : detail::fast_reply {
+    post_connection& conn;
+    explicit writer(post_connection& pc) : conn(pc) {}
+    void related(const json& m) override { conn.write({.message = m}); }
+    bool text(std::string r) override { return conn.respond_text(std::move(r)); }
+    void message(const json& m) override { conn.write({.message = m}); }
+  } w(conn);
+  const bool taken = detail::fast_tools_call(srv, *stateless_root->state(), *body, h.protocol_version, name, w,
+                                             principal);
+  if (taken) conn.close();
+  release_json(*body);  // json_build.hpp: cheaper than its destructor
+  return taken;
 }
 
 void http_server::impl::post_stateless(const conn_ptr& c, http_request& req, const mcp_headers& h,

@@ -30,6 +30,14 @@ void post_reply::emit(const json& message, bool last) {
   if (last) finish_locked();
 }
 
+bool post_reply::respond_text(std::string body) {
+  std::lock_guard lock(mu_);
+  if (stream_ && !done_) return false;
+  if (!done_) c_->respond(http::status::ok, std::move(body), "application/json", headers_, keep_alive_);
+  done_ = true;
+  return true;
+}
+
 void post_reply::finish() {
   std::lock_guard lock(mu_);
   if (!done_ && stream_) finish_locked();

@@ -34,6 +34,9 @@ class post_reply {
   /// finish ends the reply when the request produced no response (cancelled): 202, or the end
   /// of the SSE stream. Idempotent.
   void finish();
+  /// respond_text writes `body`, a serialized successful response, as the reply; false (nothing
+  /// written) when the reply has become a stream of events: emit the response then.
+  bool respond_text(std::string body);
 
  private:
   http::status status_for(const json& m) const;
@@ -136,6 +139,8 @@ class post_connection : public mcp::connection {
   status write(const outgoing& out) override;
   void close() override { reply_.finish(); }
   std::string describe() const override { return "HTTP POST (2026-07-28)"; }
+  /// respond_text: post_reply::respond_text.
+  bool respond_text(std::string body) { return reply_.respond_text(std::move(body)); }
 
  private:
   post_reply reply_;

@@ -177,9 +177,6 @@ std::optional<server::rejection> server::stateless_check(const jsonrpc::request&
   return std::nullopt;
 }
 
-namespace {
-
-// pseudo_session is the session of one 2026-07-28 request, from its checked `_meta`.
 std::shared_ptr<session> pseudo_session(wire::request_meta meta) {
   auto s = std::make_shared<session>(session::per_request_t{});
   s->protocol_version = std::move(*meta.protocol_version);
@@ -188,6 +185,8 @@ std::shared_ptr<session> pseudo_session(wire::request_meta meta) {
   if (meta.log_level) s->level = parse_log_level(*meta.log_level);
   return s;
 }
+
+namespace {
 
 void route_response(const std::shared_ptr<session>& s, const jsonrpc::response& resp) {
   if (!resp.id) return;

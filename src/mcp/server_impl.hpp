@@ -144,6 +144,15 @@ std::optional<json> open_state(const std::string& key, std::string_view sealed);
 /// random_token returns `bytes` random bytes as lowercase hex.
 std::string random_token(std::size_t bytes);
 
+/// server_access reaches a server's impl (the HTTP server's fast path, fast_call.cpp).
+struct server_access {
+  static server::impl& impl(server& s) { return *s.impl_; }
+};
+
+/// pseudo_session is the session of one 2026-07-28 request, from its checked `_meta`
+/// (server_context.cpp).
+std::shared_ptr<session> pseudo_session(wire::request_meta meta);
+
 /// method_runs_inline tells whether the method table marks `method` as never blocking
 /// (server_dispatch.cpp); tools/call decides per tool (server::runs_inline).
 bool method_runs_inline(std::string_view method);

@@ -75,6 +75,10 @@ struct http_options {
   std::chrono::milliseconds sse_retry{1000};  ///< "retry" sent in priming events
   std::chrono::seconds keepalive{15};         ///< comment lines on idle long-lived streams
   std::size_t replay_events = 256;            ///< events kept per stream for Last-Event-ID
+  /// fast_calls serves the common 2026-07-28 tools/call (a registry tool the execution engine
+  /// runs inline, a plain `_meta`) with fewer layers and the same answer (design/mcp-server.md);
+  /// false sends every request the general way.
+  bool fast_calls = true;
 };
 
 /// http_server_stats are counters for monitoring and tests.

@@ -39,6 +39,7 @@ class connection;
 class session;
 class server;
 class server_session;
+struct server_access;
 namespace wire {
 struct request_meta;
 }  // namespace wire
@@ -297,6 +298,8 @@ class server {
   friend class request_context;
   /// server_session (server_session.hpp) is the public face of the session plumbing below.
   friend class server_session;
+  /// server_access (src/mcp/server_impl.hpp) reaches impl_ for the module's transports.
+  friend struct server_access;
 
   /// open_session creates a session's state. `outbound` receives messages not tied to a
   /// request (list changes, log messages, resource updates, server requests outside a

@@ -1,0 +1,136 @@
+// fast_call: the common 2026-07-28 tools/call with fewer layers (fast_call.hpp).
+#include "mcp/fast_call.hpp"
+
+#include <cstdint>
+#include <limits>
+
+#include "mcp/server_impl.hpp"
+#include "tooluse/json_build.hpp"
+#include "tooluse/telemetry/trace.hpp"
+
+namespace tooluse::mcp::detail {
+
+namespace {
+
+// string_member: `v` as a string, or null when it is not one.
+const std::string* string_of(const json& v) { return v.is_string() ? &v.get_ref<const std::string&>() : nullptr; }
+
+// plain_id: the request's id when the general parser reads it the same way (a string, or an
+// integer that fits in int64).
+std::optional<jsonrpc::message_id> plain_id(const json& v) {
+  if (v.is_string()) return jsonrpc::message_id(v.get_ref<const std::string&>());
+  if (v.is_number_integer() && !v.is_number_unsigned()) return jsonrpc::message_id(v.get<std::int64_t>());
+  if (v.is_number_unsigned() && v.get<std::uint64_t>() <= std::uint64_t(std::numeric_limits<std::int64_t>::max()))
+    return jsonrpc::message_id(static_cast<std::int64_t>(v.get<std::uint64_t>()));
+  return std::nullopt;
+}
+
+// the shape of the common request: each member once, of its type, nothing else
+struct common_request {
+  std::optional<jsonrpc::message_id> id;
+  json* params = nullptr;
+  const std::string* name = nullptr;
+  const std::string* version = nullptr;
+  const json* capabilities = nullptr;
+};
+
+bool read_common(json& body, common_request& out) {
+  if (!body.is_object() || body.size() != 4) return false;
+  bool saw_jsonrpc = false, saw_method = false;
+  for (auto& [key, v] : body.get_ref<json::object_t&>()) {
+    if (key == "jsonrpc") {
+      const std::string* s = string_of(v);
+      if (!s || *s != "2.0") return false;
+      saw_jsonrpc = true;
+    } else if (key == "id") {
+      out.id = plain_id(v);
+      if (!out.id) return false;
+    } else if (key == "method") {
+      const std::string* s = string_of(v);
+      if (!s || *s != "tools/call") return false;
+      saw_method = true;
+    } else if (key == "params") {
+      if (!v.is_object()) return false;
+      out.params = &v;
+    } else {
+      return false;
+    }
+  }
+  if (!saw_jsonrpc || !saw_method || !out.id || !out.params) return false;
+  const json* meta = nullptr;
+  for (const auto& [key, v] : out.params->get_ref<const json::object_t&>()) {
+    if (key == "name") {
+      out.name = string_of(v);
+      if (!out.name) return false;
+    } else if (key == "arguments") {
+      if (!v.is_object()) return false;
+    } else if (key == "_meta") {
+      if (!v.is_object()) return false;
+      meta = &v;
+    } else {
+      return false;
+    }
+  }
+  if (!out.name || !meta || meta->size() != 2) return false;
+  for (const auto& [key, v] : meta->get_ref<const json::object_t&>()) {
+    if (key == meta_protocol_version) {
+      out.version = string_of(v);
+    } else if (key == meta_client_capabilities) {
+      if (!v.is_object()) return false;
+      out.capabilities = &v;
+    }
+  }
+  return out.version && out.capabilities;
+}
+
+}  // namespace
+
+bool fast_tool(server& srv, std::string_view name) {
+  auto& d = server_access::impl(srv);
+  if (!d.options.stateless || telemetry::enabled()) return false;
+  auto t = d.find_tool(name);
+  // add_tool's handlers take the request's cancellation and may be tasks: the general path.
+  return t && !t->added && t->task == task_support::forbidden &&
+         d.executor->runs_inline(t->definition().name, d.options.call_options);
+}
+
+bool fast_tools_call(server& srv, session& root, json& body, std::string_view header_version,
+                     std::string_view header_name, fast_reply& reply, std::string_view principal) {
+  common_request c;
+  if (!read_common(body, c) || *c.version != header_version || *c.name != header_name ||
+      !is_stateless_version(*c.version) || !fast_tool(srv, *c.name))
+    return false;
+  // From here on, what server_session::handle and server::handle_message do for this request.
+  wire::request_meta meta;
+  meta.protocol_version = *c.version;
+  meta.client_capabilities = *c.capabilities;
+  auto s = pseudo_session(std::move(meta));
+  jsonrpc::request r{std::move(*c.id), "tools/call", std::move(*c.params)};
+  std::function<void(const json&)> related = [&reply](const json& j) { reply.related(j); };
+  auto resp = dispatch(srv, server_access::impl(srv), s, r, related, root.stops.token(), principal);
+  release_json(r.params);  // json_build.hpp: cheaper than its destructor
+  if (!resp) return true;  // cancelled: no response (never, for a stateless request)
+  if (resp->error || resp->result.is_null() || !resp->id) {
+    reply.message(jsonrpc::to_json(*resp));
+    return true;
+  }
+  // dump_json of {"jsonrpc":"2.0","id":...,"result":...}, without building that object
+  std::string text = "{\"jsonrpc\":\"2.0\",\"id\":";
+  text += dump_json(jsonrpc::id_to_json(*resp->id));
+  text += ",\"result\":";
+  text += dump_json(resp->result);
+  text += '}';
+  if (!reply.text(std::move(text))) {
+    json j = json_object(3);
+    add_member(j, "jsonrpc", "2.0");
+    add_member(j, "id", jsonrpc::id_to_json(*resp->id));
+    add_member(j, "result", std::move(resp->result));
+    reply.message(j);
+    release_json(j);
+    return true;
+  }
+  release_json(resp->result);
+  return true;
+}
+
+}  // namespace tooluse::mcp::detail
