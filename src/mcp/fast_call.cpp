@@ -107,7 +107,7 @@ bool fast_tools_call(server& srv, session& root, json& body, std::string_view he
   auto s = pseudo_session(std::move(meta));
   jsonrpc::request r{std::move(*c.id), "tools/call", std::move(*c.params)};
   std::function<void(const json&)> related = [&reply](const json& j) { reply.related(j); };
-  auto resp = dispatch(srv, server_access::impl(srv), s, r, related, root.stops.token(), principal);
+  auto resp = dispatch_tools_call(srv, server_access::impl(srv), s, r, related, root.stops.token(), principal);
   release_json(r.params);  // json_build.hpp: cheaper than its destructor
   if (!resp) return true;  // cancelled: no response (never, for a stateless request)
   if (resp->error || resp->result.is_null() || !resp->id) {

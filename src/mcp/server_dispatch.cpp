@@ -370,6 +370,22 @@ std::optional<jsonrpc::error_object> read_mrtr(server::impl& d, request_context&
 }
 
 // run checks the rules of `m` and runs it.
+// answered is the response of request `r` to method `m` from what it returned.
+jsonrpc::response answered(const server::impl& d, const jsonrpc::request& r, const method& m, method_result out,
+                           bool stateless) {
+  if (auto* e = std::get_if<jsonrpc::error_object>(&out)) return jsonrpc::response{r.id, nullptr, std::move(*e)};
+  json result = std::move(std::get<json>(out));
+  if (stateless) {
+    if (!result.contains("resultType")) result["resultType"] = "complete";
+    if (m.rules.cache != cache_kind::none && result["resultType"] == "complete") {
+      const cache_hint& h = m.rules.cache == cache_kind::read ? d.options.read_cache : d.options.list_cache;
+      if (!result.contains("ttlMs")) result["ttlMs"] = h.ttl_ms;
+      if (!result.contains("cacheScope")) result["cacheScope"] = h.scope;
+    }
+  }
+  return jsonrpc::response::success(r.id, std::move(result));
+}
+
 method_result run(const method& m, const call& c, bool stateless) {
   if (stateless)
     if (auto e = read_mrtr(c.d, c.ctx)) return std::move(*e);
@@ -432,20 +448,27 @@ std::optional<jsonrpc::response> dispatch(server& srv, server::impl& d,
     }
   }
   if (stop.stop_requested() && !stateless) return std::nullopt;
-  if (auto* e = std::get_if<jsonrpc::error_object>(&out)) {
-    span.set_error(e->message, std::to_string(e->code));
-    return response{r.id, nullptr, std::move(*e)};
+  if (auto* e = std::get_if<jsonrpc::error_object>(&out)) span.set_error(e->message, std::to_string(e->code));
+  return answered(d, r, *m, std::move(out), stateless);
+}
+
+std::optional<jsonrpc::response> dispatch_tools_call(server& srv, server::impl& d, const std::shared_ptr<session>& s,
+                                                     const jsonrpc::request& r,
+                                                     const std::function<void(const json&)>& emit,
+                                                     std::stop_token stop, std::string_view principal) {
+  // dispatch, for what fast_call.cpp hands over: a 2026-07-28 tools/call with telemetry off and
+  // params without inputResponses or requestState (read_mrtr has nothing to read), so no span,
+  // no method lookup and no revision check (tools/call is in every revision).
+  static const method& tools_call = *find_method("tools/call");
+  request_context ctx(s, r, emit, std::move(stop));
+  context_access::principal(ctx) = principal;
+  method_result out;
+  try {
+    out = tools_call.run(call{srv, d, s, r, ctx}, ctx.params());
+  } catch (const std::exception& e) {
+    out = err(ec::internal_error, std::string("Internal error: ") + e.what());
   }
-  json result = std::move(std::get<json>(out));
-  if (stateless) {
-    if (!result.contains("resultType")) result["resultType"] = "complete";
-    if (m->rules.cache != cache_kind::none && result["resultType"] == "complete") {
-      const cache_hint& h = m->rules.cache == cache_kind::read ? d.options.read_cache : d.options.list_cache;
-      if (!result.contains("ttlMs")) result["ttlMs"] = h.ttl_ms;
-      if (!result.contains("cacheScope")) result["cacheScope"] = h.scope;
-    }
-  }
-  return response::success(r.id, std::move(result));
+  return answered(d, r, tools_call, std::move(out), true);
 }
 
 }  // namespace tooluse::mcp

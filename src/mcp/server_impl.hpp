@@ -165,4 +165,11 @@ std::optional<jsonrpc::response> dispatch(server& srv, server::impl& d,
                                           const std::function<void(const json&)>& emit,
                                           std::stop_token stop, std::string_view principal = {});
 
+/// dispatch_tools_call is dispatch for the requests fast_call.cpp takes (a 2026-07-28 tools/call,
+/// telemetry off, params without inputResponses or requestState): the same answer.
+std::optional<jsonrpc::response> dispatch_tools_call(server& srv, server::impl& d, const std::shared_ptr<session>& s,
+                                                     const jsonrpc::request& r,
+                                                     const std::function<void(const json&)>& emit,
+                                                     std::stop_token stop, std::string_view principal);
+
 }  // namespace tooluse::mcp
