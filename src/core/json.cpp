@@ -53,6 +53,20 @@ std::string dump_json(const json& value, int indent) {
   return value.dump(indent, ' ', false, json::error_handler_t::replace);
 }
 
+void append_json(std::string& out, const json& value) {
+  const std::size_t at = out.size();
+  if (detail::write_compact(value, out)) return;
+  out.resize(at);  // what it left to nlohmann: a float, invalid UTF-8, binary
+  out += value.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+void append_json_string(std::string& out, std::string_view text) {
+  const std::size_t at = out.size();
+  if (detail::write_compact_string(text, out)) return;
+  out.resize(at);  // not valid UTF-8: nlohmann replaces what is not
+  out += json(std::string(text)).dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
 std::string_view type_name(const json& value) noexcept {
   switch (value.type()) {
     case json::value_t::null: return "null";

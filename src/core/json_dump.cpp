@@ -161,4 +161,9 @@ bool write_compact(const json& v, std::string& out) {
   return write_value(v, c);
 }
 
+bool write_compact_string(std::string_view s, std::string& out) {
+  cursor c(out);
+  return write_string(s, c);
+}
+
 }  // namespace tooluse::detail

@@ -107,29 +107,39 @@ bool fast_tools_call(server& srv, session& root, json& body, std::string_view he
   auto s = pseudo_session(std::move(meta));
   jsonrpc::request r{std::move(*c.id), "tools/call", std::move(*c.params)};
   std::function<void(const json&)> related = [&reply](const json& j) { reply.related(j); };
-  auto resp = dispatch_tools_call(srv, server_access::impl(srv), s, r, related, root.stops.token(), principal);
+  auto answer = dispatch_tools_call(srv, server_access::impl(srv), s, r, related, root.stops.token(), principal);
   release_json(r.params);  // json_build.hpp: cheaper than its destructor
-  if (!resp) return true;  // cancelled: no response (never, for a stateless request)
-  if (resp->error || resp->result.is_null() || !resp->id) {
-    reply.message(jsonrpc::to_json(*resp));
+  if (auto& resp = answer.response) {
+    if (resp->error || resp->result.is_null() || !resp->id) {
+      reply.message(jsonrpc::to_json(*resp));
+    } else {  // a task's, or an input_required answer
+      json j = json_object(3);
+      add_member(j, "jsonrpc", "2.0");
+      add_member(j, "id", jsonrpc::id_to_json(*resp->id));
+      add_member(j, "result", std::move(resp->result));
+      reply.message(j);
+      release_json(j);
+    }
     return true;
   }
-  // dump_json of {"jsonrpc":"2.0","id":...,"result":...}, without building that object
+  // The tool's result: dump_json of {"jsonrpc":"2.0","id":...,"result":{...,"resultType":"complete"}}
+  // without building it.
   std::string text = "{\"jsonrpc\":\"2.0\",\"id\":";
-  text += dump_json(jsonrpc::id_to_json(*resp->id));
+  append_json(text, jsonrpc::id_to_json(r.id));
   text += ",\"result\":";
-  text += dump_json(resp->result);
-  text += '}';
-  if (!reply.text(std::move(text))) {
-    json j = json_object(3);
-    add_member(j, "jsonrpc", "2.0");
-    add_member(j, "id", jsonrpc::id_to_json(*resp->id));
-    add_member(j, "result", std::move(resp->result));
-    reply.message(j);
-    release_json(j);
-    return true;
-  }
-  release_json(resp->result);
+  append_result_json(text, *answer.result);
+  text.pop_back();  // the result's '}'
+  text += ",\"resultType\":\"complete\"}}";
+  if (reply.text(std::move(text))) return true;
+  // The reply became a stream of events (the tool sent progress or logs): the same response, as one.
+  json result = result_to_json(*answer.result);
+  result["resultType"] = "complete";
+  json j = json_object(3);
+  add_member(j, "jsonrpc", "2.0");
+  add_member(j, "id", jsonrpc::id_to_json(r.id));
+  add_member(j, "result", std::move(result));
+  reply.message(j);
+  release_json(j);
   return true;
 }
 

@@ -156,7 +156,9 @@ method_result do_tasks_cancel(const call& c, wire::task_id_params& p) { return c
 method_result do_tasks_result(const call& c, wire::task_id_params& p) { return c.d.tasks->result(c.ctx, p); }
 method_result do_tasks_list(const call& c, wire::paginated_params& p) { return c.d.tasks->list(c.ctx, p); }
 
-method_result do_tools_call(const call& c, wire::call_tool_params& p) {
+// tools_call runs a tools/call: its answer, or the result of the tool it ran, as it is (the
+// fast path writes that without making it JSON first).
+std::variant<method_result, tool_result> tools_call(const call& c, wire::call_tool_params& p) {
   const std::string& name = p.name;
   auto t = c.d.find_tool(name);
   if (!t) return err(ec::invalid_params, "Unknown tool: " + shown(name));
@@ -167,8 +169,14 @@ method_result do_tools_call(const call& c, wire::call_tool_params& p) {
   if (auto task = task_route(c, t, args, p.task)) return std::move(*task);
   tool_outcome out = c.d.run_tool(*t, std::move(args), c.ctx);
   if (auto* ir = std::get_if<input_required>(&out)) return asked_for_input(c, *ir, "tool \"" + name + "\"");
-  if (auto* e = std::get_if<jsonrpc::error_object>(&out)) return *e;
-  return result_to_json(std::get<tool_result>(out));
+  if (auto* e = std::get_if<jsonrpc::error_object>(&out)) return method_result(std::move(*e));
+  return std::move(std::get<tool_result>(out));
+}
+
+method_result do_tools_call(const call& c, wire::call_tool_params& p) {
+  auto out = tools_call(c, p);
+  if (auto* r = std::get_if<tool_result>(&out)) return result_to_json(*r);
+  return std::move(std::get<method_result>(out));
 }
 
 template <class E>
@@ -452,23 +460,29 @@ std::optional<jsonrpc::response> dispatch(server& srv, server::impl& d,
   return answered(d, r, *m, std::move(out), stateless);
 }
 
-std::optional<jsonrpc::response> dispatch_tools_call(server& srv, server::impl& d, const std::shared_ptr<session>& s,
-                                                     const jsonrpc::request& r,
-                                                     const std::function<void(const json&)>& emit,
-                                                     std::stop_token stop, std::string_view principal) {
+tools_call_answer dispatch_tools_call(server& srv, server::impl& d, const std::shared_ptr<session>& s,
+                                      const jsonrpc::request& r, const std::function<void(const json&)>& emit,
+                                      std::stop_token stop, std::string_view principal) {
   // dispatch, for what fast_call.cpp hands over: a 2026-07-28 tools/call with telemetry off and
   // params without inputResponses or requestState (read_mrtr has nothing to read), so no span,
   // no method lookup and no revision check (tools/call is in every revision).
-  static const method& tools_call = *find_method("tools/call");
+  static const method& tools_call_method = *find_method("tools/call");
   request_context ctx(s, r, emit, std::move(stop));
   context_access::principal(ctx) = principal;
   method_result out;
   try {
-    out = tools_call.run(call{srv, d, s, r, ctx}, ctx.params());
+    wire::call_tool_params p;
+    if (auto e = read_params(ctx.params(), p)) {
+      out = std::move(*e);
+    } else {
+      auto called = tools_call(call{srv, d, s, r, ctx}, p);
+      if (auto* result = std::get_if<tool_result>(&called)) return {std::nullopt, std::move(*result)};
+      out = std::move(std::get<method_result>(called));
+    }
   } catch (const std::exception& e) {
     out = err(ec::internal_error, std::string("Internal error: ") + e.what());
   }
-  return answered(d, r, tools_call, std::move(out), true);
+  return {answered(d, r, tools_call_method, std::move(out), true), std::nullopt};
 }
 
 }  // namespace tooluse::mcp

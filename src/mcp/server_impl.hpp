@@ -165,11 +165,18 @@ std::optional<jsonrpc::response> dispatch(server& srv, server::impl& d,
                                           const std::function<void(const json&)>& emit,
                                           std::stop_token stop, std::string_view principal = {});
 
+/// tools_call_answer: a response, or the result of the tool a tools/call ran, whose response is
+/// that result as JSON with "resultType": "complete" (2026-07-28).
+struct tools_call_answer {
+  std::optional<jsonrpc::response> response;
+  std::optional<tool_result> result;
+};
+
 /// dispatch_tools_call is dispatch for the requests fast_call.cpp takes (a 2026-07-28 tools/call,
-/// telemetry off, params without inputResponses or requestState): the same answer.
-std::optional<jsonrpc::response> dispatch_tools_call(server& srv, server::impl& d, const std::shared_ptr<session>& s,
-                                                     const jsonrpc::request& r,
-                                                     const std::function<void(const json&)>& emit,
-                                                     std::stop_token stop, std::string_view principal);
+/// telemetry off, params without inputResponses or requestState): the same answer, with the
+/// tool's result as it is.
+tools_call_answer dispatch_tools_call(server& srv, server::impl& d, const std::shared_ptr<session>& s,
+                                      const jsonrpc::request& r, const std::function<void(const json&)>& emit,
+                                      std::stop_token stop, std::string_view principal);
 
 }  // namespace tooluse::mcp

@@ -1,5 +1,7 @@
 #include "tooluse/tools/tool_result.hpp"
 
+#include <utility>
+
 #include "tooluse/json_build.hpp"
 
 namespace tooluse {
@@ -117,6 +119,32 @@ json result_to_json(const tool_result& r) {
   if (r.is_error) add_member(j, "isError", true);
   if (!r.meta.empty()) add_member(j, "_meta", r.meta);
   return j;
+}
+
+void append_result_json(std::string& out, const tool_result& r) {
+  out += "{\"content\":[";
+  bool first = true;
+  for (const auto& b : r.content) {
+    if (!std::exchange(first, false)) out += ',';
+    if (const auto* t = std::get_if<text_content>(&b)) {  // the common block, as to_json_visitor writes it
+      out += "{\"type\":\"text\",\"text\":";
+      append_json_string(out, t->text);
+      out += '}';
+    } else {
+      append_json(out, content_to_json(b));
+    }
+  }
+  out += ']';
+  if (r.structured_content) {
+    out += ",\"structuredContent\":";
+    append_json(out, *r.structured_content);
+  }
+  if (r.is_error) out += ",\"isError\":true";
+  if (!r.meta.empty()) {
+    out += ",\"_meta\":";
+    append_json(out, r.meta);
+  }
+  out += '}';
 }
 
 result<tool_result> result_from_json(const json& j) {

@@ -89,5 +89,24 @@ TEST(JsonDump, EveryDocumentInTheTestData) {
   EXPECT_GT(documents, 1000u);
 }
 
+// append_json and append_json_string add to a string what dump_json returns, floats and invalid
+// UTF-8 (which nlohmann writes) included, after what the string already holds.
+TEST(JsonDump, AppendingWritesWhatDumpReturns) {
+  const std::string invalid_utf8 = "bad \xff\xfe byte";
+  for (const json& v : {json(nullptr), json(1.5), json("text \"quoted\"\n\u00e9"), json(invalid_utf8),
+                        json{{"a", {1, 2.25, "x"}}, {"b", invalid_utf8}}, json::array(), json::object(),
+                        json(std::string(5000, 'y'))}) {
+    std::string out = "prefix:";
+    append_json(out, v);
+    EXPECT_EQ(out, "prefix:" + reference(v));
+  }
+  for (const std::string& s : {std::string(), std::string("plain"), std::string("tab\tquote\"\\"), invalid_utf8,
+                               std::string("\x01\x1f control"), std::string(70000, 'z')}) {
+    std::string out = "[";
+    append_json_string(out, s);
+    EXPECT_EQ(out, "[" + reference(json(s)));
+  }
+}
+
 }  // namespace
 }  // namespace tooluse

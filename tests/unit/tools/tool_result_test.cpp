@@ -192,5 +192,33 @@ TEST(tool_call_from_text, parses_arguments_or_marks_them_unparsable) {
   EXPECT_EQ(tool_call::from_text("i", "f", "  [1, 2]").arguments, json::parse("[1, 2]"));
 }
 
+// append_result_json writes what dump_json(result_to_json(r)) returns, for every block type,
+// structured content with floats, error results, _meta, text that is not valid UTF-8.
+TEST(tool_result_shapes, appended_json_is_the_dump_of_result_to_json) {
+  std::vector<tool_result> results;
+  results.push_back(tool_result::text("plain"));
+  results.push_back(tool_result::error("it \"failed\"\n\tbadly: \xff"));
+  tool_result all;
+  all.content = {text_content{"a"},
+                 image_content{"iVBORw0KGgo=", "image/png"},
+                 audio_content{"UklGRg==", "audio/wav"},
+                 resource_link{"file:///tmp/a.txt", "a.txt", "A", "the file", "text/plain", 42},
+                 embedded_resource{"file:///b", "text/plain", std::string("body"), std::nullopt},
+                 text_content{"ünïcödé ☃"}};
+  all.structured_content = json{{"n", 1.5}, {"list", {1, "two", nullptr, -0.25}}};
+  all.meta = {{"why", "because"}, {"cost", 0.1}};
+  results.push_back(all);
+  results.push_back(tool_result{});  // no content at all
+  tool_result flagged = tool_result::text("x");
+  flagged.is_error = true;
+  flagged.structured_content = json::object();
+  results.push_back(flagged);
+  for (const auto& r : results) {
+    std::string out = "[";
+    append_result_json(out, r);
+    EXPECT_EQ(out, "[" + dump_json(result_to_json(r)));
+  }
+}
+
 }  // namespace
 }  // namespace tooluse

@@ -48,6 +48,10 @@ result<json> parse_json_nlohmann(std::string_view text, const json_limits& limit
 
 /// dump_json serializes compactly; invalid UTF-8 is replaced rather than thrown on.
 std::string dump_json(const json& value, int indent = -1);
+/// append_json appends what dump_json(value) returns to `out`, without a string of its own.
+void append_json(std::string& out, const json& value);
+/// append_json_string appends `text` as a JSON string: what dump_json(json(text)) returns.
+void append_json_string(std::string& out, std::string_view text);
 
 /// type_name returns the JSON Schema name of a value's type: "null", "boolean", "integer",
 /// "number", "string", "array" or "object" (a float with an integral value is "number").

@@ -84,6 +84,9 @@ struct tool_result {
 json content_to_json(const content_block& block);
 result<content_block> content_from_json(const json& j);
 json result_to_json(const tool_result& r);
+/// append_result_json appends what dump_json(result_to_json(r)) returns to `out`, without
+/// building the JSON (a server's hot path writes results this way).
+void append_result_json(std::string& out, const tool_result& r);
 result<tool_result> result_from_json(const json& j);
 
 }  // namespace tooluse
