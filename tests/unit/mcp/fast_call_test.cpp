@@ -158,6 +158,43 @@ TEST(mcp_fast_call, a_client_gets_the_same_bytes_from_the_fast_and_the_general_p
   }
 }
 
+// Variations of the common request, each member replaced by a value of another kind, removed,
+// or joined by another, one or two at a time (a fixed seed: the same requests every run).
+TEST(mcp_fast_call, variations_of_the_common_request_get_the_same_bytes_too) {
+  served s;
+  const json base = call_body(1, "echo", {{"text", "hi"}});
+  const std::vector<json> values = {nullptr, true, 0, -1, 7, 2.5, "", "echo", "2.0", "tools/call", "2026-07-28",
+                                    json::array(), json::object(), json{{"text", "x"}}, meta()};
+  const std::vector<std::vector<std::string>> paths = {
+      {"jsonrpc"}, {"id"}, {"method"}, {"params"}, {"params", "name"}, {"params", "arguments"},
+      {"params", "arguments", "text"}, {"params", "_meta"},
+      {"params", "_meta", "io.modelcontextprotocol/protocolVersion"},
+      {"params", "_meta", "io.modelcontextprotocol/clientCapabilities"}, {"params", "other"}, {"other"}};
+  std::uint32_t seed = 12345;
+  auto next = [&seed](std::size_t n) {
+    seed = seed * 1664525u + 1013904223u;
+    return static_cast<std::size_t>(seed >> 8) % n;
+  };
+  int variations = 0;
+  for (int i = 0; i < 150; ++i) {
+    json body = base;
+    for (int k = 0; k < 1 + static_cast<int>(next(2)); ++k) {
+      const auto& path = paths[next(paths.size())];
+      json* at = &body;
+      for (std::size_t p = 0; p + 1 < path.size() && at->is_object(); ++p) at = &(*at)[path[p]];
+      if (!at->is_object()) continue;
+      if (next(4) == 0) at->erase(path.back());
+      else (*at)[path.back()] = values[next(values.size())];
+    }
+    SCOPED_TRACE(body.dump());
+    std::string fast = raw_exchange(s.fast.port(), call_headers("echo"), body.dump());
+    std::string general = raw_exchange(s.general.port(), call_headers("echo"), body.dump());
+    EXPECT_EQ(fast, general);
+    ++variations;
+  }
+  EXPECT_EQ(variations, 150);
+}
+
 // recorder is a fast_reply that keeps what it is given.
 struct recorder final : mcp::detail::fast_reply {
   std::vector<json> related_messages;
