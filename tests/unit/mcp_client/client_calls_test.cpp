@@ -81,8 +81,8 @@ TEST(mcp_client_calls, progress_resets_the_timeout) {
 }
 
 TEST(mcp_client_calls, hard_maximum_ends_a_call_despite_progress_and_cancels_it) {
+  stop_flag flag;  // outlives the server, which stops the tool when it stops
   http_fixture f;
-  stop_flag flag;
   add_waiting_tool(f.srv, flag, 50ms);
   ASSERT_TRUE(f.start());
   auto c = mcp::client::connect(
@@ -99,8 +99,8 @@ TEST(mcp_client_calls, hard_maximum_ends_a_call_despite_progress_and_cancels_it)
 TEST(mcp_client_calls, stop_token_cancels_the_call_on_the_server) {
   for (std::string version : {"2025-11-25", "2026-07-28"}) {
     const bool stateless = version == "2026-07-28";
+    stop_flag flag;  // outlives the server: stopping it stops the tool, which then sets the flag
     http_fixture f;
-    stop_flag flag;
     // 2026-07-28 cancels by closing the response stream; tooluse's server does not yet stop
     // the handler when that happens, so there the tool ends by itself after 20 rounds.
     add_waiting_tool(f.srv, flag, stateless ? 50ms : 1s, stateless ? 20 : 1000000);
