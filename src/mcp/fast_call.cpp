@@ -113,10 +113,7 @@ bool fast_tools_call(server& srv, session& root, json& body, std::string_view he
     if (resp->error || resp->result.is_null() || !resp->id) {
       reply.message(jsonrpc::to_json(*resp));
     } else {  // a task's, or an input_required answer
-      json j = json_object(3);
-      add_member(j, "jsonrpc", "2.0");
-      add_member(j, "id", jsonrpc::id_to_json(*resp->id));
-      add_member(j, "result", std::move(resp->result));
+      json j = result_message(*resp->id, std::move(resp->result));
       reply.message(j);
       release_json(j);
     }
@@ -134,10 +131,7 @@ bool fast_tools_call(server& srv, session& root, json& body, std::string_view he
   // The reply became a stream of events (the tool sent progress or logs): the same response, as one.
   json result = result_to_json(*answer.result);
   result["resultType"] = "complete";
-  json j = json_object(3);
-  add_member(j, "jsonrpc", "2.0");
-  add_member(j, "id", jsonrpc::id_to_json(r.id));
-  add_member(j, "result", std::move(result));
+  json j = result_message(r.id, std::move(result));
   reply.message(j);
   release_json(j);
   return true;

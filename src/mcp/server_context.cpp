@@ -273,11 +273,8 @@ bool server::handle_message(const std::shared_ptr<session>& s, const jsonrpc::me
   if (!resp) return false;
   if (resp->error || resp->result.is_null() || !resp->id) {
     emit(jsonrpc::to_json(*resp), true);
-  } else {  // to_json without copying the result
-    json j = json_object(3);
-    add_member(j, "jsonrpc", "2.0");
-    add_member(j, "id", jsonrpc::id_to_json(*resp->id));
-    add_member(j, "result", std::move(resp->result));
+  } else {
+    json j = result_message(*resp->id, std::move(resp->result));
     emit(j, true);
     release_json(j);
   }

@@ -13,6 +13,7 @@
 #include "mcp/session.hpp"
 #include "mcp/task_runner.hpp"
 #include "tooluse/mcp/server.hpp"
+#include "tooluse/json_build.hpp"
 #include "tooluse/mcp/wire.hpp"
 #include "tooluse/schema/validator.hpp"
 
@@ -164,6 +165,16 @@ std::optional<jsonrpc::response> dispatch(server& srv, server::impl& d,
                                           const jsonrpc::request& r,
                                           const std::function<void(const json&)>& emit,
                                           std::stop_token stop, std::string_view principal = {});
+
+/// result_message is the response {"jsonrpc": "2.0", "id": id, "result": result}: jsonrpc::to_json
+/// of a success, without copying the result.
+inline json result_message(const jsonrpc::message_id& id, json result) {
+  json j = json_object(3);
+  add_member(j, "jsonrpc", "2.0");
+  add_member(j, "id", jsonrpc::id_to_json(id));
+  add_member(j, "result", std::move(result));
+  return j;
+}
 
 /// tools_call_answer: a response, or the result of the tool a tools/call ran, whose response is
 /// that result as JSON with "resultType": "complete" (2026-07-28).
