@@ -80,6 +80,9 @@ result<json> request_context::request_client(std::string method, json params,
   std::unique_lock lock(pending->mu);
   bool done = pending->cv.wait_for(lock, timeout, [&] { return pending->done || stop_.stop_requested(); });
   if (!pending->done) {
+    // Not the session's lock under the reply's: a notifications/cancelled takes the session's,
+    // then (stopping this request) the reply's, and the two orders could deadlock.
+    lock.unlock();
     {
       std::lock_guard l(session_->mu);
       session_->pending.erase(jsonrpc::id_to_string(jsonrpc::message_id(id)));
