@@ -1,9 +1,6 @@
 // fast_call: the common 2026-07-28 tools/call with fewer layers (fast_call.hpp).
 #include "mcp/fast_call.hpp"
 
-#include <cstdint>
-#include <limits>
-
 #include "mcp/server_impl.hpp"
 #include "tooluse/json_build.hpp"
 #include "tooluse/telemetry/trace.hpp"
@@ -12,18 +9,8 @@ namespace tooluse::mcp::detail {
 
 namespace {
 
-// string_member: `v` as a string, or null when it is not one.
+// string_of: `v` as a string, or null when it is not one.
 const std::string* string_of(const json& v) { return v.is_string() ? &v.get_ref<const std::string&>() : nullptr; }
-
-// plain_id: the request's id when the general parser reads it the same way (a string, or an
-// integer that fits in int64).
-std::optional<jsonrpc::message_id> plain_id(const json& v) {
-  if (v.is_string()) return jsonrpc::message_id(v.get_ref<const std::string&>());
-  if (v.is_number_integer() && !v.is_number_unsigned()) return jsonrpc::message_id(v.get<std::int64_t>());
-  if (v.is_number_unsigned() && v.get<std::uint64_t>() <= std::uint64_t(std::numeric_limits<std::int64_t>::max()))
-    return jsonrpc::message_id(static_cast<std::int64_t>(v.get<std::uint64_t>()));
-  return std::nullopt;
-}
 
 // the shape of the common request: each member once, of its type, nothing else
 struct common_request {
@@ -43,7 +30,7 @@ bool read_common(json& body, common_request& out) {
       if (!s || *s != "2.0") return false;
       saw_jsonrpc = true;
     } else if (key == "id") {
-      out.id = plain_id(v);
+      out.id = jsonrpc::id_from_json(v);  // as the general parser reads it
       if (!out.id) return false;
     } else if (key == "method") {
       const std::string* s = string_of(v);
