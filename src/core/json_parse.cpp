@@ -18,8 +18,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include <simdjson.h>
-
+#include "json_simd.hpp"
 #include "tooluse/json.hpp"
 
 namespace tooluse {
@@ -239,9 +238,8 @@ bool scalar_value(simdjson::dom::element e, json& out, bool& saw_zero) {
   return false;
 }
 
-// simd_max_bytes: larger documents go straight to nlohmann, so the parser each thread keeps
-// (about ten times the largest document it parsed) stays under a megabyte.
-constexpr std::size_t simd_max_bytes = 64 * 1024;
+using detail::has_minus_zero;
+using detail::simd_max_bytes;
 
 enum class simd_outcome { built, builder_refused, not_taken };
 
@@ -374,15 +372,6 @@ class direct_builder {
   std::size_t max_depth_;
 };
 
-// has_minus_zero: a "-0" that may be a number token, not a part of one ("-05" is invalid).
-bool has_minus_zero(std::string_view text) {
-  for (auto at = text.find("-0"); at != std::string_view::npos; at = text.find("-0", at + 1)) {
-    char next = at + 2 < text.size() ? text[at + 2] : ' ';
-    if (next != '.' && next != 'e' && next != 'E') return true;
-  }
-  return false;
-}
-
 // simd_parse parses `text` with simdjson into `b`; not_taken when nlohmann must decide.
 simd_outcome simd_parse(std::string_view text, bounded_builder& b) {
   if (text.size() > simd_max_bytes) return simd_outcome::not_taken;
@@ -413,6 +402,34 @@ simd_outcome simd_parse(std::string_view text, bounded_builder& b) {
 }
 
 }  // namespace
+
+bool detail::has_minus_zero(std::string_view text) {
+  for (auto at = text.find("-0"); at != std::string_view::npos; at = text.find("-0", at + 1)) {
+    char next = at + 2 < text.size() ? text[at + 2] : ' ';
+    if (next != '.' && next != 'e' && next != 'E') return true;
+  }
+  return false;
+}
+
+std::optional<json> detail::json_from_simd(simdjson::dom::element e, std::size_t depth,
+                                           const json_limits& limits) {
+  try {
+    direct_builder direct(limits);
+    if (json value; direct.build(e, depth, value)) return value;
+    // Deeper or wider than the direct builder takes, or a -0.0: the event walk, with the depth
+    // that remains below `depth` (a scalar needs none).
+    json_limits rest = limits;
+    rest.max_depth = limits.max_depth > depth ? limits.max_depth - depth : 0;
+    bounded_builder b(rest);
+    bool saw_zero = false;
+    if (simd_walk(e, b, saw_zero) != simd_outcome::built) return std::nullopt;
+    auto built = b.finish(true);
+    if (!built) return std::nullopt;
+    return std::move(*built);
+  } catch (const std::exception&) {  // bad_alloc: parse_json says so
+    return std::nullopt;
+  }
+}
 
 json_limits default_json_limits() noexcept {
   return {.max_depth = defaults.max_depth.load(std::memory_order_relaxed),

@@ -2,13 +2,16 @@
 // recurses (any depth, any bytes), refuses only with parse_error or limit_exceeded, and agrees
 // with nlohmann's own parser on every document within the limits: the same value, node types
 // included, and for a document it refuses, the same refusal as parse_json_nlohmann (parse_json
-// tokenizes small documents with simdjson; this holds the two paths to one answer).
+// tokenizes small documents with simdjson; this holds the two paths to one answer). json_reader
+// (json_view.hpp) must take only documents parse_json takes, and build the same value.
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <string_view>
 
 #include "tooluse/json.hpp"
+#include "tooluse/json_view.hpp"
 #include "../support/json_same.hpp"
 
 namespace {
@@ -20,6 +23,25 @@ void agree(std::string_view text, const tooluse::json_limits& limits) {
   if (!fast && (fast.error().code != reference.error().code ||
                 fast.error().message != reference.error().message))
     std::abort();
+}
+bool has_negative_zero(const tooluse::json& v) {
+  if (v.is_number_float()) return v.get<double>() == 0 && std::signbit(v.get<double>());
+  if (!v.is_structured()) return false;
+  for (const auto& item : v)
+    if (has_negative_zero(item)) return true;
+  return false;
+}
+
+// read_agrees: json_reader reads only what parse_json takes, and builds what it builds.
+void read_agrees(std::string_view text, const tooluse::json_limits& limits) {
+  static tooluse::json_reader reader;
+  auto view = reader.read(text, limits);
+  if (!view) return;
+  auto parsed = tooluse::parse_json(text, limits);
+  if (!parsed) std::abort();
+  auto built = view->to_json();  // nullopt only for a float -0.0 somewhere
+  if (built && !tooluse::testing::json_same(*built, *parsed)) std::abort();
+  if (!built && !has_negative_zero(*parsed)) std::abort();
 }
 }  // namespace
 
@@ -35,6 +57,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (tiny && *tiny != *bounded) std::abort();
   agree(text, json_limits{});
   agree(text, json_limits{.max_depth = 4, .max_bytes = 4096, .max_values = 64});
+  read_agrees(text, json_limits{});
+  read_agrees(text, json_limits{.max_depth = 4, .max_bytes = 4096, .max_values = 64});
   if (bounded) {
     // Within the limits, the same value as nlohmann builds (its parse recurses only in
     // destruction-free ways up to depth 128, so this is safe here).
