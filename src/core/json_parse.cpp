@@ -11,6 +11,7 @@
 // 64 bits, -0), is parsed again by nlohmann, so the values and every error message stay
 // nlohmann's (design/json-parse.md).
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <memory>
 #include <atomic>
@@ -405,6 +406,8 @@ simd_outcome simd_parse(std::string_view text, bounded_builder& b) {
 
 bool detail::has_minus_zero(std::string_view text) {
   for (auto at = text.find("-0"); at != std::string_view::npos; at = text.find("-0", at + 1)) {
+    const unsigned char before = at > 0 ? static_cast<unsigned char>(text[at - 1]) : ' ';
+    if (before < 0x80 && std::isalnum(before)) continue;  // "2026-07-28", "1e-0": not a number's start
     char next = at + 2 < text.size() ? text[at + 2] : ' ';
     if (next != '.' && next != 'e' && next != 'E') return true;
   }
@@ -412,16 +415,18 @@ bool detail::has_minus_zero(std::string_view text) {
 }
 
 std::optional<json> detail::json_from_simd(simdjson::dom::element e, std::size_t depth,
-                                           const json_limits& limits) {
+                                           const json_limits& limits, bool& saw_zero) {
   try {
     direct_builder direct(limits);
-    if (json value; direct.build(e, depth, value)) return value;
+    if (json value; direct.build(e, depth, value)) {
+      saw_zero = direct.saw_zero;
+      return value;
+    }
     // Deeper or wider than the direct builder takes, or a -0.0: the event walk, with the depth
     // that remains below `depth` (a scalar needs none).
     json_limits rest = limits;
     rest.max_depth = limits.max_depth > depth ? limits.max_depth - depth : 0;
     bounded_builder b(rest);
-    bool saw_zero = false;
     if (simd_walk(e, b, saw_zero) != simd_outcome::built) return std::nullopt;
     auto built = b.finish(true);
     if (!built) return std::nullopt;

@@ -12,6 +12,11 @@
 
 namespace tooluse {
 
+struct detail::view_document {
+  json_limits limits;
+  bool minus_zero = false;  ///< the text has a "-0" that may be a number (has_minus_zero)
+};
+
 namespace {
 
 using simdjson::dom::element;
@@ -35,40 +40,40 @@ T load(const unsigned char (&from)[N]) {
 
 // json_view_access makes views and iterators from simdjson's types (friend of each).
 struct json_view_access {
-  static json_view view(element e, const json_limits* limits, std::size_t depth) {
+  static json_view view(element e, const detail::view_document* doc, std::size_t depth) {
     json_view v;
     store(v.element_, e);
-    v.limits_ = limits;
+    v.doc_ = doc;
     v.depth_ = depth;
     return v;
   }
   static element of(const json_view& v) { return load<element>(v.element_); }
 
-  static json_view::member_iterator members(object_iterator at, const json_limits* limits, std::size_t depth) {
+  static json_view::member_iterator members(object_iterator at, const detail::view_document* doc, std::size_t depth) {
     json_view::member_iterator it;
     store(it.at_, at);
-    it.limits_ = limits;
+    it.doc_ = doc;
     it.depth_ = depth;
     return it;
   }
   static object_iterator at(const json_view::member_iterator& it) { return load<object_iterator>(it.at_); }
   static void set(json_view::member_iterator& it, object_iterator at) { store(it.at_, at); }
-  static const json_limits* limits(const json_view::member_iterator& it) { return it.limits_; }
+  static const detail::view_document* doc(const json_view::member_iterator& it) { return it.doc_; }
   static std::size_t depth(const json_view::member_iterator& it) { return it.depth_; }
 
-  static json_view::element_iterator elements(array_iterator at, const json_limits* limits, std::size_t depth) {
+  static json_view::element_iterator elements(array_iterator at, const detail::view_document* doc, std::size_t depth) {
     json_view::element_iterator it;
     store(it.at_, at);
-    it.limits_ = limits;
+    it.doc_ = doc;
     it.depth_ = depth;
     return it;
   }
   static array_iterator at(const json_view::element_iterator& it) { return load<array_iterator>(it.at_); }
   static void set(json_view::element_iterator& it, array_iterator at) { store(it.at_, at); }
-  static const json_limits* limits(const json_view::element_iterator& it) { return it.limits_; }
+  static const detail::view_document* doc(const json_view::element_iterator& it) { return it.doc_; }
   static std::size_t depth(const json_view::element_iterator& it) { return it.depth_; }
 
-  static const json_limits* limits(const json_view& v) { return v.limits_; }
+  static const detail::view_document* doc(const json_view& v) { return v.doc_; }
   static std::size_t depth(const json_view& v) { return v.depth_; }
 };
 
@@ -110,26 +115,30 @@ std::size_t json_view::size() const noexcept {
 }
 
 std::optional<json> json_view::to_json() const {
-  return detail::json_from_simd(access::of(*this), depth_, *limits_);
+  bool saw_zero = false;
+  auto value = detail::json_from_simd(access::of(*this), depth_, doc_->limits, saw_zero);
+  // simdjson reads "-0" as the integer 0, which parse_json keeps signed (and "0" unsigned).
+  if (value && saw_zero && doc_->minus_zero) return std::nullopt;
+  return value;
 }
 
 json_view::range<json_view::member_iterator> json_view::members() const noexcept {
   element e = access::of(*this);
   if (!e.is_object()) return {};
   auto obj = simdjson::dom::object(e);
-  return {access::members(obj.begin(), limits_, depth_ + 1), access::members(obj.end(), limits_, depth_ + 1)};
+  return {access::members(obj.begin(), doc_, depth_ + 1), access::members(obj.end(), doc_, depth_ + 1)};
 }
 
 json_view::range<json_view::element_iterator> json_view::elements() const noexcept {
   element e = access::of(*this);
   if (!e.is_array()) return {};
   auto arr = simdjson::dom::array(e);
-  return {access::elements(arr.begin(), limits_, depth_ + 1), access::elements(arr.end(), limits_, depth_ + 1)};
+  return {access::elements(arr.begin(), doc_, depth_ + 1), access::elements(arr.end(), doc_, depth_ + 1)};
 }
 
 json_view::member json_view::member_iterator::operator*() const noexcept {
   auto kv = *access::at(*this);
-  return {kv.key, access::view(kv.value, limits_, depth_)};
+  return {kv.key, access::view(kv.value, doc_, depth_)};
 }
 
 json_view::member_iterator& json_view::member_iterator::operator++() noexcept {
@@ -141,12 +150,12 @@ json_view::member_iterator& json_view::member_iterator::operator++() noexcept {
 
 bool json_view::member_iterator::operator==(const member_iterator& other) const noexcept {
   // Default-constructed (an empty range) iterators are equal; others compare tape positions.
-  if (!limits_ || !other.limits_) return limits_ == other.limits_;
+  if (!doc_ || !other.doc_) return doc_ == other.doc_;
   return access::at(*this) == access::at(other);
 }
 
 json_view json_view::element_iterator::operator*() const noexcept {
-  return access::view(*access::at(*this), limits_, depth_);
+  return access::view(*access::at(*this), doc_, depth_);
 }
 
 json_view::element_iterator& json_view::element_iterator::operator++() noexcept {
@@ -157,14 +166,14 @@ json_view::element_iterator& json_view::element_iterator::operator++() noexcept 
 }
 
 bool json_view::element_iterator::operator==(const element_iterator& other) const noexcept {
-  if (!limits_ || !other.limits_) return limits_ == other.limits_;
+  if (!doc_ || !other.doc_) return doc_ == other.doc_;
   return access::at(*this) == access::at(other);
 }
 
 struct json_reader::impl {
   simdjson::dom::parser parser{detail::simd_max_bytes};
   std::string padded;
-  json_limits limits;
+  detail::view_document doc;
 };
 
 json_reader::json_reader() : d_(std::make_unique<impl>()) {}
@@ -172,8 +181,7 @@ json_reader::~json_reader() = default;
 
 std::optional<json_view> json_reader::read(std::string_view text, const json_limits& limits) {
   // What parse_json refuses, or builds from nlohmann's parser: for parse_json to decide.
-  if (text.size() > limits.max_bytes || text.size() > detail::simd_max_bytes || limits.max_depth == 0 ||
-      detail::has_minus_zero(text))
+  if (text.size() > limits.max_bytes || text.size() > detail::simd_max_bytes || limits.max_depth == 0)
     return std::nullopt;
   auto& parser = d_->parser;
   // simdjson refuses a document nested deeper than max_depth containers, as parse_json does
@@ -192,8 +200,9 @@ std::optional<json_view> json_reader::read(std::string_view text, const json_lim
   // within the value limit when the tape is.
   std::size_t tape_words = (parser.doc.tape[0] & simdjson::internal::JSON_VALUE_MASK) + 1;
   if (tape_words - 2 > limits.max_values) return std::nullopt;
-  d_->limits = limits;
-  return access::view(root, &d_->limits, 0);
+  d_->doc.limits = limits;
+  d_->doc.minus_zero = detail::has_minus_zero(text);
+  return access::view(root, &d_->doc, 0);
 }
 
 }  // namespace tooluse

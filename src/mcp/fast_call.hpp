@@ -6,11 +6,13 @@
 // It takes a request only when the general path would run it inline and answer it with nothing
 // it does not do here: a registry tool (not add_tool) that the executor runs inline and that is
 // not a task tool, telemetry off, and a body whose shape it checks member by member (only
-// "jsonrpc", "id", "method" and "params"; params only "name", "arguments" and "_meta"; `_meta`
-// only the protocol version, equal to the header and served, and the client capabilities, an
-// object). Anything else is declined before anything runs, and the caller serves the request
-// the general way. tests/unit/mcp/fast_call_test.cpp compares the two over valid and invalid
-// requests, byte for byte.
+// "jsonrpc", "id", "method" and "params", each once; params only "name", "arguments" and
+// "_meta"; `_meta` only the protocol version, equal to the header and served, and the client
+// capabilities, an object). It reads the body in place (json_reader) and builds only the
+// arguments, the client capabilities and the id; the params as a whole are built only for a
+// handler that asks for them (request_of). Anything else is declined before anything runs, and
+// the caller serves the request the general way. tests/unit/mcp/fast_call_test.cpp compares the
+// two over valid and invalid requests, byte for byte.
 #include <string>
 #include <string_view>
 
@@ -40,12 +42,12 @@ class fast_reply {
   virtual void message(const json& response) = 0;
 };
 
-/// fast_tools_call serves `body` (the request, parsed; its params are moved from) when it is the
-/// common case above, for the request whose headers gave `header_version` and `header_name`
-/// (decoded), and writes what it answers to `reply`. `root` is the session of the server's
-/// stateless requests (its close stops the call). Returns false, having run and written
-/// nothing, when the request is not the common case.
-bool fast_tools_call(server& srv, session& root, json& body, std::string_view header_version,
+/// fast_tools_call serves `body` (the request's text) when it is the common case above, for the
+/// request whose headers gave `header_version` and `header_name` (decoded), and writes what it
+/// answers to `reply`. `root` is the session of the server's stateless requests (its close
+/// stops the call). Returns false, having run and written nothing, when the request is not the
+/// common case.
+bool fast_tools_call(server& srv, session& root, std::string_view body, std::string_view header_version,
                      std::string_view header_name, fast_reply& reply, std::string_view principal);
 
 }  // namespace tooluse::mcp::detail

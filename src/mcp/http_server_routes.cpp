@@ -206,8 +206,6 @@ void http_server::impl::post_session(const conn_ptr& c, http_request& req, const
 
 bool http_server::impl::post_fast(const conn_ptr& c, http_request& req, const mcp_headers& h,
                                   const std::string& name, const std::string& principal) {
-  auto body = parse_json(req.body());
-  if (!body) return false;  // the general path answers with the parse error
   post_connection conn(c, req.keep_alive(), options);
   struct writer final : detail::fast_reply {
     post_connection& conn;
@@ -216,10 +214,9 @@ bool http_server::impl::post_fast(const conn_ptr& c, http_request& req, const mc
     bool text(std::string r) override { return conn.respond_text(std::move(r)); }
     void message(const json& m) override { conn.write({.message = m}); }
   } w(conn);
-  const bool taken = detail::fast_tools_call(srv, *stateless_root->state(), *body, h.protocol_version, name, w,
+  const bool taken = detail::fast_tools_call(srv, *stateless_root->state(), req.body(), h.protocol_version, name, w,
                                              principal);
   if (taken) conn.close();
-  release_json(*body);  // json_build.hpp: cheaper than its destructor
   return taken;
 }
 

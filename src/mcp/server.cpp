@@ -143,13 +143,13 @@ tool_outcome server::impl::run_tool(const tool_entry& t, json args, request_cont
   // call (a tool that takes minutes is why it is a task); a timeout of the tool's own holds.
   if (!ctx.task_id().empty()) o.default_timeout = std::chrono::milliseconds(0);
   if (ctx.session_ptr() && !ctx.session_ptr()->stateless) o.session = ctx.session_ptr()->id;
-  if (auto k = ctx.meta().find(meta_idempotency_key); k != ctx.meta().end() && k->is_string()) {
+  if (auto k = context_access::meta_member(ctx, meta_idempotency_key); k && k->is_string()) {
     o.idempotency_scope = k->get<std::string>();  // the caller's key, passed on verbatim
     call.id.clear();
   }
   // The tool's progress goes to the client when it asked for it (a progressToken): without
   // one, and without a listener of the server's own, the engine has no events to send.
-  if (options.call_options.on_event || ctx.meta().contains(std::string_view("progressToken")))
+  if (options.call_options.on_event || context_access::meta_member(ctx, "progressToken"))
     o.on_event = [&ctx, outer = options.call_options.on_event](const exec::call_event& ev) {
       if (ev.kind == exec::event_kind::progress && ev.progress)
         ctx.progress(ev.progress->progress, ev.progress->total, ev.progress->message);

@@ -22,7 +22,17 @@ void context_access::rebind(request_context& c, const json& params) {
   c.params_ = params.is_object() ? &params : &empty;
   auto it = c.params_->find("_meta");
   c.meta_ = it != c.params_->end() && it->is_object() ? &*it : &empty;
+  c.deferred_ = nullptr;
 }
+
+const json* context_access::meta_member(const request_context& c, std::string_view key) {
+  if (c.deferred_) return c.deferred_->meta_member(key);
+  auto it = c.meta_->find(key);
+  return it == c.meta_->end() ? nullptr : &*it;
+}
+
+const json& request_context::deferred_params() const { return deferred_->params(); }
+const json& request_context::deferred_meta() const { return deferred_->meta(); }
 
 const std::string& request_context::protocol_version() const { return session_->protocol_version; }
 bool request_context::stateless() const { return session_->stateless; }
@@ -40,9 +50,9 @@ const json* request_context::input_response(std::string_view key) const {
 }
 
 void request_context::progress(double progress, std::optional<double> total, std::string message) {
-  auto it = meta_->find("progressToken");
-  if (it == meta_->end() || !(it->is_string() || it->is_number_integer()) || !emit_) return;
-  wire::progress_params p{.progress_token = *it, .progress = progress, .total = total};
+  const json* token = context_access::meta_member(*this, "progressToken");
+  if (!token || !(token->is_string() || token->is_number_integer()) || !emit_) return;
+  wire::progress_params p{.progress_token = *token, .progress = progress, .total = total};
   if (!message.empty()) p.message = std::move(message);
   emit_(json{{"jsonrpc", "2.0"}, {"method", "notifications/progress"}, {"params", encode(p)}});
 }

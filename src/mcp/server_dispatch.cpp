@@ -461,24 +461,22 @@ std::optional<jsonrpc::response> dispatch(server& srv, server::impl& d,
 }
 
 tools_call_answer dispatch_tools_call(server& srv, server::impl& d, const std::shared_ptr<session>& s,
-                                      const jsonrpc::request& r, const std::function<void(const json&)>& emit,
+                                      const jsonrpc::request& r, wire::call_tool_params& p,
+                                      const params_source& params, const std::function<void(const json&)>& emit,
                                       std::stop_token stop, std::string_view principal) {
   // dispatch, for what fast_call.cpp hands over: a 2026-07-28 tools/call with telemetry off and
   // params without inputResponses or requestState (read_mrtr has nothing to read), so no span,
-  // no method lookup and no revision check (tools/call is in every revision).
+  // no method lookup and no revision check (tools/call is in every revision). Its params are
+  // read already (read_params's fast case: a name, object arguments or none, no task).
   static const method& tools_call_method = *find_method("tools/call");
   request_context ctx(s, r, emit, std::move(stop));
+  context_access::defer(ctx, params);
   context_access::principal(ctx) = principal;
   method_result out;
   try {
-    wire::call_tool_params p;
-    if (auto e = read_params(ctx.params(), p)) {
-      out = std::move(*e);
-    } else {
-      auto called = tools_call(call{srv, d, s, r, ctx}, p);
-      if (auto* result = std::get_if<tool_result>(&called)) return {std::nullopt, std::move(*result)};
-      out = std::move(std::get<method_result>(called));
-    }
+    auto called = tools_call(call{srv, d, s, r, ctx}, p);
+    if (auto* result = std::get_if<tool_result>(&called)) return {std::nullopt, std::move(*result)};
+    out = std::move(std::get<method_result>(called));
   } catch (const std::exception& e) {
     out = err(ec::internal_error, std::string("Internal error: ") + e.what());
   }

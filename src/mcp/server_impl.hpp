@@ -36,6 +36,21 @@ struct own_tool {
 };
 
 /// context_access reaches request_context's private fields (dispatch, task_runner, the peer).
+/// params_source gives the params of a request the server read in place instead of parsing it
+/// whole (fast_call.cpp): built the first time a handler asks for them, thread-safe. It outlives
+/// every context of the request.
+class params_source {
+ public:
+  virtual const json& params() const = 0;
+  /// meta is params._meta (an object, possibly empty).
+  virtual const json& meta() const = 0;
+  /// meta_member is params._meta[key], or null; without building the params when it can.
+  virtual const json* meta_member(std::string_view key) const = 0;
+
+ protected:
+  ~params_source() = default;
+};
+
 struct context_access {
   static json& responses(request_context& c) { return c.input_responses_; }
   static std::optional<json>& state(request_context& c) { return c.request_state_; }
@@ -45,6 +60,10 @@ struct context_access {
   static std::function<void(const json&)>& emit(request_context& c) { return c.emit_; }
   /// rebind points the context at `params` (which must outlive it).
   static void rebind(request_context& c, const json& params);
+  /// defer gives the context params read in place (`source` must outlive it).
+  static void defer(request_context& c, const params_source& source) { c.deferred_ = &source; }
+  /// meta_member is params._meta[key], or null, without building deferred params.
+  static const json* meta_member(const request_context& c, std::string_view key);
 };
 
 /// request_peer is an MCP request as the call_peer of a tool call (tools/call_context.hpp):
@@ -185,9 +204,11 @@ struct tools_call_answer {
 
 /// dispatch_tools_call is dispatch for the requests fast_call.cpp takes (a 2026-07-28 tools/call,
 /// telemetry off, params without inputResponses or requestState): the same answer, with the
-/// tool's result as it is.
+/// tool's result as it is. The request's params come read (`p`, moved from) and, for a handler
+/// that asks for them, from `params` (r.params is not read).
 tools_call_answer dispatch_tools_call(server& srv, server::impl& d, const std::shared_ptr<session>& s,
-                                      const jsonrpc::request& r, const std::function<void(const json&)>& emit,
+                                      const jsonrpc::request& r, wire::call_tool_params& p,
+                                      const params_source& params, const std::function<void(const json&)>& emit,
                                       std::stop_token stop, std::string_view principal);
 
 }  // namespace tooluse::mcp

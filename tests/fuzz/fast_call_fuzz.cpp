@@ -42,6 +42,12 @@ struct fixture {
       r.structured_content = json{{"x", 0.5}};
       return r;
     });
+    // Reads its request's params, which the fast path builds only when asked.
+    registry.add({.name = "sees", .synchronous = true}, [](const json&, tooluse::call_context& ctx) {
+      ++runs;
+      auto r = mcp::request_of(ctx);
+      return tooluse::tool_result::text(r ? tooluse::dump_json(r->params()) + tooluse::dump_json(r->meta()) : "none");
+    });
     fast_root = server.connect_stateless();
     general_root = server.connect_stateless();
   }
@@ -90,7 +96,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   recorder fast;
   const int before = runs;
   const bool taken =
-      mcp::detail::fast_tools_call(f.server, *f.fast_root->state(), *doc, "2026-07-28", name, fast, "");
+      mcp::detail::fast_tools_call(f.server, *f.fast_root->state(), text, "2026-07-28", name, fast, "");
   if (!taken) {
     if (runs != before || !fast.response.empty()) __builtin_trap();  // declined after running
     return 0;

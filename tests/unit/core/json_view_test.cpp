@@ -118,7 +118,7 @@ TEST(JsonView, KindsOfEveryScalar) {
 TEST(JsonView, DeclinesWhatParseJsonMustDecide) {
   json_reader reader;
   for (const char* text : {"", "[1,]", "{\"a\"}", "nul", "[1] x", "\"\xff\"", "01",
-                           "18446744073709551616", "[-0]", R"({"a":-0})", "-0", "[1e400]"}) {
+                           "18446744073709551616", "[1e400]"}) {
     SCOPED_TRACE(text);
     EXPECT_FALSE(reader.read(text).has_value());
   }
@@ -166,6 +166,30 @@ TEST(JsonView, ValueLimitIsNeverExceeded) {
   EXPECT_FALSE(parse_json("[1,2,3,4,5,6,7,8]", limits).has_value());
   expect_read_agrees(reader, "[1,2,3]", limits);
   expect_read_agrees(reader, R"({"a":"b"})", limits);
+}
+
+// simdjson reads "-0" as the integer 0, which parse_json keeps signed: in a document with a
+// "-0", no zero is built (a zero elsewhere could be its twin). A "-0" inside a date is no number.
+TEST(JsonView, ZerosAreBuiltOnlyWhenNoMinusZeroCanBeTheirTwin) {
+  json_reader reader;
+  for (const char* text : {"-0", "[-0]", R"({"a":-0,"b":1})", R"({"a":0,"b":"-0"})", "[0, -0]", "\xef\xbb\xbf-0"}) {
+    SCOPED_TRACE(text);
+    auto root = reader.read(text);
+    if (!root) continue;  // simdjson refuses the byte order mark
+    EXPECT_FALSE(root->to_json().has_value());
+    EXPECT_TRUE(parse_json(text).has_value());
+  }
+  auto mixed = reader.read(R"({"a":-0,"b":[1,"x"]})");
+  ASSERT_TRUE(mixed.has_value());
+  for (auto [key, value] : mixed->members()) {
+    if (key == "b") {
+      EXPECT_EQ(value.to_json(), json::parse(R"([1,"x"])"));  // no zero in it
+    }
+  }
+  for (const char* text : {R"({"v":"2026-07-28","n":0})", R"([1e-0,0])", R"([-0.5,0])", R"(["a-0",0])"}) {
+    SCOPED_TRACE(text);
+    EXPECT_TRUE(expect_read_agrees(reader, text));
+  }
 }
 
 // A float -0.0 is read but not built: parse_json keeps its sign through nlohmann's parser.

@@ -44,6 +44,15 @@ struct tools {
     registry.add({.name = "throws", .synchronous = true},
                  [](const json&, call_context&) -> tool_result { throw std::runtime_error("boom"); });
     registry.add({.name = "queued"}, [](const json&, call_context&) { return tool_result::text("pooled"); });
+    // A handler that reads its request (request_of): the fast path builds the params it read in
+    // place only when asked.
+    registry.add({.name = "sees", .synchronous = true}, [](const json&, call_context& ctx) {
+      auto r = mcp::request_of(ctx);
+      if (!r) return tool_result::error("no request");
+      r->progress(1, 2);  // no progress token: nothing is sent
+      return tool_result::text(tooluse::dump_json(r->params()) + " " + tooluse::dump_json(r->meta()) + " " +
+                               tooluse::dump_json(r->client_capabilities()));
+    });
   }
 };
 
@@ -139,7 +148,29 @@ std::vector<request_case> cases() {
   add("Mcp-Method not the method", json_post({{"MCP-Protocol-Version", "2026-07-28"}, {"Mcp-Method", "tools/list"},
                                               {"Mcp-Name", "echo"}}),
       call_body(21, "echo", {{"text", "m"}}));
+  add("a handler that reads its params", call_headers("sees"),
+      call_body(24, "sees", {{"a", {1, 2.5, "x", nullptr}}, {"b", {{"c", false}}}}));
+  json sees_caps = meta();
+  sees_caps["io.modelcontextprotocol/clientCapabilities"] = {{"sampling", json::object()}};
+  add("a handler that reads its params, no arguments", call_headers("sees"), call_body(25, "sees", nullptr, sees_caps));
   out.push_back({"not JSON", call_headers("echo"), "{\"jsonrpc\":\"2.0\",\"id\":22,"});
+  // Text no JSON value writes: members twice, numbers only text has.
+  const std::string m = R"("_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}})";
+  for (const auto& [what, body] : std::vector<std::pair<std::string, std::string>>{
+           {"the id twice", R"({"jsonrpc":"2.0","id":26,"id":27,"method":"tools/call","params":{"name":"echo","arguments":{"text":"a"},)" + m + "}}"},
+           {"the name twice", R"({"jsonrpc":"2.0","id":28,"method":"tools/call","params":{"name":"fails","name":"echo","arguments":{"text":"a"},)" + m + "}}"},
+           {"the params twice", R"({"jsonrpc":"2.0","id":29,"method":"tools/call","params":{},"params":{"name":"echo","arguments":{"text":"a"},)" + m + "}}"},
+           {"a _meta member twice", R"({"jsonrpc":"2.0","id":30,"method":"tools/call","params":{"name":"echo","arguments":{"text":"a"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}})"},
+           {"an id of -0", R"({"jsonrpc":"2.0","id":-0,"method":"tools/call","params":{"name":"echo","arguments":{"text":"a"},)" + m + "}}"},
+           {"a -0.0 in the arguments", R"({"jsonrpc":"2.0","id":31,"method":"tools/call","params":{"name":"sees","arguments":{"x":-0.0},)" + m + "}}"},
+           {"an integer past 64 bits in the arguments", R"({"jsonrpc":"2.0","id":32,"method":"tools/call","params":{"name":"sees","arguments":{"x":123456789012345678901234567890},)" + m + "}}"},
+           {"escapes in the name and arguments", R"({"jsonrpc":"2.0","id":33,"method":"tools\/call","params":{"name":"s\u0065es","arguments":{"t\"x":"\ud83d\ude00\n"},)" + m + "}}"},
+       }) {
+    header_fields h = call_headers(what.find("name twice") != std::string::npos ? "echo" : "sees");
+    if (what == "the id twice" || what == "the params twice" || what == "a _meta member twice" || what == "an id of -0")
+      h = call_headers("echo");
+    out.push_back({what, h, body});
+  }
   out.push_back({"a duplicate member", call_headers("echo"),
                  R"({"jsonrpc":"2.0","id":23,"method":"tools/call","params":{"name":"echo","arguments":{"text":"a","text":"b"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}})"});
   return out;
@@ -217,8 +248,8 @@ TEST(mcp_fast_call, it_takes_the_common_request_and_declines_the_rest_before_run
   });
   mcp::server server({.name = "fast", .version = "1"}, &t.registry);
   auto root = server.connect_stateless();
-  auto serve = [&](json body, const std::string& header_version, const std::string& header_name, recorder& r) {
-    return mcp::detail::fast_tools_call(server, *root->state(), body, header_version, header_name, r, "");
+  auto serve = [&](const json& body, const std::string& header_version, const std::string& header_name, recorder& r) {
+    return mcp::detail::fast_tools_call(server, *root->state(), body.dump(), header_version, header_name, r, "");
   };
   recorder taken;
   EXPECT_TRUE(serve(call_body(1, "count", json::object()), "2026-07-28", "count", taken));
@@ -228,6 +259,27 @@ TEST(mcp_fast_call, it_takes_the_common_request_and_declines_the_rest_before_run
   recorder invalid;
   EXPECT_TRUE(serve(call_body(2, "echo", {{"text", 1}}), "2026-07-28", "echo", invalid));
   EXPECT_TRUE(json::parse(invalid.text_response)["result"]["isError"].get<bool>());
+  // A handler that asks for its request's params gets them whole, though the path read them in
+  // place; and a zero in the arguments of a request with a date in it is still built.
+  recorder sees;
+  const json sees_body = call_body(3, "sees", {{"a", {0, 2.5, "2026-07-28"}}});
+  EXPECT_TRUE(serve(sees_body, "2026-07-28", "sees", sees));
+  EXPECT_EQ(json::parse(sees.text_response)["result"]["content"][0]["text"],
+            tooluse::dump_json(sees_body["params"]) + " " + tooluse::dump_json(sees_body["params"]["_meta"]) + " {}");
+  // Text that no JSON value writes: each member must come once; a "-0" id is left to the general
+  // parser, which keeps its sign.
+  const std::string m = tooluse::dump_json(meta());
+  for (const std::string& text : {
+           R"({"jsonrpc":"2.0","id":1,"id":2,"method":"tools/call","params":{"name":"count","_meta":)" + m + "}}",
+           R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"count","name":"count","_meta":)" + m + "}}",
+           R"({"jsonrpc":"2.0","id":-0,"method":"tools/call","params":{"name":"count","_meta":)" + m + "}}",
+           R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"count","arguments":{"x":-0.0},"_meta":)" + m + "}}",
+           R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"count","_meta":)" + m + "}} x"}) {
+    SCOPED_TRACE(text);
+    recorder r;
+    EXPECT_FALSE(mcp::detail::fast_tools_call(server, *root->state(), text, "2026-07-28", "count", r, ""));
+    EXPECT_TRUE(r.text_response.empty());
+  }
   struct declined_case {
     std::string what;
     json body;

@@ -6,9 +6,10 @@
 ///
 /// parse_json stays the parse that decides. json_reader::read takes a document only when its view
 /// reads exactly what parse_json would build: valid, within the limits (size, depth, values),
-/// at most 64 KiB, and free of the numbers the two would represent differently (an integer
-/// beyond 64 bits, -0). Any other document is declined (nullopt) and the caller parses it with
-/// parse_json, which gives the value or the error. design/json-parse.md, "Reading in place".
+/// at most 64 KiB, and without an integer beyond 64 bits. Any other document is declined
+/// (nullopt) and the caller parses it with parse_json, which gives the value or the error;
+/// to_json likewise declines a value that holds a number parse_json represents differently
+/// (a -0 or -0.0). design/json-parse.md, "Reading in place".
 ///
 ///   tooluse::json_reader reader;  // one per thread: it keeps its buffers between documents
 ///   if (auto doc = reader.read(text)) {
@@ -26,6 +27,10 @@
 #include "tooluse/json.hpp"
 
 namespace tooluse {
+
+namespace detail {
+struct view_document;  // json_view.cpp: what the views of one read share
+}  // namespace detail
 
 /// json_view is one value of a document a json_reader read. It is valid until the reader reads
 /// another document or is destroyed. Copying one is free.
@@ -47,8 +52,8 @@ class json_view {
   std::size_t size() const noexcept;
 
   /// to_json builds this value as parse_json builds it inside its document, node types
-  /// included. nullopt for a value parse_json represents in a way this view cannot (a float -0.0):
-  /// parse the document with parse_json.
+  /// included. nullopt for a value parse_json represents in a way this view cannot (a zero in a
+  /// document with a "-0" token, a float -0.0): parse the document with parse_json.
   std::optional<json> to_json() const;
 
   struct member;
@@ -72,8 +77,8 @@ class json_view {
   // A simdjson::dom::element (a tape position), kept as bytes so that simdjson stays out of the
   // headers; json_view.cpp checks that it fits and is trivially copyable.
   alignas(8) unsigned char element_[16] = {};
-  const json_limits* limits_ = nullptr;  ///< the reader's, for to_json
-  std::size_t depth_ = 0;                ///< containers around this value
+  const detail::view_document* doc_ = nullptr;  ///< the reader's, for to_json
+  std::size_t depth_ = 0;                      ///< containers around this value
 };
 
 struct json_view::member {
@@ -100,7 +105,7 @@ class json_view::member_iterator {
  private:
   friend struct json_view_access;
   alignas(8) unsigned char at_[16] = {};  // a simdjson::dom::object::iterator
-  const json_limits* limits_ = nullptr;
+  const detail::view_document* doc_ = nullptr;
   std::size_t depth_ = 0;  ///< the object's members' depth
 };
 
@@ -123,7 +128,7 @@ class json_view::element_iterator {
  private:
   friend struct json_view_access;
   alignas(8) unsigned char at_[16] = {};  // a simdjson::dom::array::iterator
-  const json_limits* limits_ = nullptr;
+  const detail::view_document* doc_ = nullptr;
   std::size_t depth_ = 0;
 };
 

@@ -40,6 +40,7 @@ class session;
 class server;
 class server_session;
 struct server_access;
+class params_source;
 namespace wire {
 struct request_meta;
 }  // namespace wire
@@ -52,9 +53,9 @@ class request_context {
                   std::function<void(const json&)> emit, std::stop_token stop);
 
   /// params returns the request params (an object, possibly empty).
-  const json& params() const { return *params_; }
+  const json& params() const { return deferred_ ? deferred_params() : *params_; }
   /// meta returns params._meta (an object, possibly empty).
-  const json& meta() const { return *meta_; }
+  const json& meta() const { return deferred_ ? deferred_meta() : *meta_; }
   /// protocol_version returns the revision the request is served under.
   const std::string& protocol_version() const;
   /// stateless tells whether the request uses the 2026-07-28 per-request model.
@@ -102,9 +103,15 @@ class request_context {
  private:
   friend class server;
   friend struct context_access;
+  // The params of a request the server read in place (its fast path) are built the first time
+  // a handler asks for them: deferred_ builds them (server_impl.hpp, params_source).
+  const json& deferred_params() const;
+  const json& deferred_meta() const;
+
   std::shared_ptr<session> session_;
   const json* params_;  ///< the request's (it outlives the context)
   const json* meta_;
+  const params_source* deferred_ = nullptr;
   json id_;
   std::function<void(const json&)> emit_;
   std::stop_token stop_;
