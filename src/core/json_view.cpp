@@ -179,7 +179,7 @@ struct json_reader::impl {
 json_reader::json_reader() : d_(std::make_unique<impl>()) {}
 json_reader::~json_reader() = default;
 
-std::optional<json_view> json_reader::read(std::string_view text, const json_limits& limits) {
+std::optional<json_view> json_reader::read(std::string_view text, std::size_t readable, const json_limits& limits) {
   // What parse_json refuses, or builds from nlohmann's parser: for parse_json to decide.
   if (text.size() > limits.max_bytes || text.size() > detail::simd_max_bytes || limits.max_depth == 0)
     return std::nullopt;
@@ -191,11 +191,16 @@ std::optional<json_view> json_reader::read(std::string_view text, const json_lim
       parser.allocate(std::max({parser.capacity(), text.size(), std::size_t{64}}), limits.max_depth) !=
           simdjson::SUCCESS)
     return std::nullopt;
-  // simdjson reads up to SIMDJSON_PADDING bytes past the end; the reader's copy has them.
-  d_->padded.assign(text);
-  d_->padded.resize(text.size() + simdjson::SIMDJSON_PADDING);
+  // simdjson reads up to SIMDJSON_PADDING bytes past the end: the text where it is when they
+  // are readable, else the reader's copy, which has them.
+  const char* at = text.data();
+  if (readable < text.size() + simdjson::SIMDJSON_PADDING) {
+    d_->padded.assign(text);
+    d_->padded.resize(text.size() + simdjson::SIMDJSON_PADDING);
+    at = d_->padded.data();
+  }
   element root;
-  if (parser.parse(d_->padded.data(), text.size(), false).get(root) != simdjson::SUCCESS) return std::nullopt;
+  if (parser.parse(at, text.size(), false).get(root) != simdjson::SUCCESS) return std::nullopt;
   // Every value takes at least one word of the tape, which starts and ends with a root word:
   // within the value limit when the tape is.
   std::size_t tape_words = (parser.doc.tape[0] & simdjson::internal::JSON_VALUE_MASK) + 1;

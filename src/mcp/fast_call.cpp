@@ -118,8 +118,9 @@ bool fast_tool(server& srv, std::string_view name) {
          d.executor->runs_inline(t->definition().name, d.options.call_options);
 }
 
-bool fast_tools_call(server& srv, session& root, std::string_view body, std::string_view header_version,
-                     std::string_view header_name, fast_reply& reply, std::string_view principal) {
+bool fast_tools_call(server& srv, session& root, std::string_view body, std::size_t capacity,
+                     std::string_view header_version, std::string_view header_name, fast_reply& reply,
+                     std::string_view principal) {
   // The thread's reader, whose document the call's params point into until it returns (a
   // request served inside a call on the same thread takes the general path).
   thread_local json_reader reader;
@@ -129,11 +130,11 @@ bool fast_tools_call(server& srv, session& root, std::string_view body, std::str
   struct done_reading {
     ~done_reading() { reading = false; }
   } done;
-  auto doc = reader.read(body);  // parse_json's default limits, as the general path's parse
+  auto doc = reader.read(body, capacity, default_json_limits());  // as the general path parses it
   common_request c;
   if (!doc || !read_common(*doc, c) || c.version != header_version || c.name != header_name ||
-      !is_stateless_version(c.version) || !fast_tool(srv, c.name))
-    return false;
+      !is_stateless_version(c.version))
+    return false;  // the caller checked fast_tool(header_name)
   // The values the call keeps, built as parse_json builds them: anything it cannot build
   // (a -0.0) or that the general parser would refuse as an id is left to the general path.
   if (c.id.type() != json_view::kind::string && c.id.type() != json_view::kind::integer) return false;

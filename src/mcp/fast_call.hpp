@@ -43,11 +43,13 @@ class fast_reply {
 };
 
 /// fast_tools_call serves `body` (the request's text) when it is the common case above, for the
-/// request whose headers gave `header_version` and `header_name` (decoded), and writes what it
-/// answers to `reply`. `root` is the session of the server's stateless requests (its close
-/// stops the call). Returns false, having run and written nothing, when the request is not the
-/// common case.
-bool fast_tools_call(server& srv, session& root, std::string_view body, std::string_view header_version,
-                     std::string_view header_name, fast_reply& reply, std::string_view principal);
+/// request whose headers gave `header_version` and `header_name` (decoded; the caller checked
+/// fast_tool(srv, header_name)), and writes what it answers to `reply`. `capacity` is how many
+/// bytes from body.data() may be read (at least body.size(); json_reader::read). `root` is the
+/// session of the server's stateless requests (its close stops the call). Returns false, having
+/// run and written nothing, when the request is not the common case.
+bool fast_tools_call(server& srv, session& root, std::string_view body, std::size_t capacity,
+                     std::string_view header_version, std::string_view header_name, fast_reply& reply,
+                     std::string_view principal);
 
 }  // namespace tooluse::mcp::detail

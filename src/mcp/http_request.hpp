@@ -131,6 +131,9 @@ class http_request {
 /// request_parser, one reader reads one message: make a new one for the next.
 class request_reader : public boost::beast::http::basic_parser<true> {
  public:
+  /// body_read_ahead: bytes a body gets reserved past its end, which simdjson reads ahead
+  /// (SIMDJSON_PADDING), so that the fast path parses it where it is.
+  static constexpr std::size_t body_read_ahead = 64;
   explicit request_reader(http_request& into) : r_(into) { r_.clear(); }
 
  private:
@@ -161,11 +164,12 @@ class request_reader : public boost::beast::http::basic_parser<true> {
   void on_header_impl(error_code&) override {}
   void on_body_init_impl(const boost::optional<std::uint64_t>& content_length, error_code& ec) override {
     if (content_length) {
-      if (*content_length > r_.body_.max_size()) {
+      if (*content_length > r_.body_.max_size() - body_read_ahead) {
         ec = boost::beast::http::error::buffer_overflow;
         return;
       }
-      r_.body_.reserve(static_cast<std::size_t>(*content_length));
+      // With room for a JSON parser's read-ahead past the end (json_reader::read).
+      r_.body_.reserve(static_cast<std::size_t>(*content_length) + body_read_ahead);
     }
   }
   std::size_t on_body_impl(string_view body, error_code&) override {

@@ -44,6 +44,18 @@ std::optional<std::string> decode_header_value(std::string_view v) {
 
 }  // namespace
 
+namespace {
+// equals_lowercase: `sent` is `lower` in any case (ASCII; beast::iequals, without its table).
+bool equals_lowercase(std::string_view sent, std::string_view lower) {
+  for (std::size_t i = 0; i < sent.size(); ++i) {
+    char c = sent[i];
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + ('a' - 'A'));
+    if (c != lower[i]) return false;
+  }
+  return true;
+}
+}  // namespace
+
 mcp_headers mcp_headers::of(const http_request& req) {
   // Each is the first field of its name. The MCP fields are unknown to Beast: matched by
   // length first, so a field costs one comparison at most.
@@ -65,7 +77,7 @@ mcp_headers mcp_headers::of(const http_request& req) {
     } else if (f.name() == http::field::unknown) {
       const std::string_view n = f.name_string();
       for (std::size_t i = 0; i < std::size(mcp_fields); ++i)
-        if (n.size() == mcp_fields[i].name.size() && beast::iequals(n, mcp_fields[i].name)) {
+        if (n.size() == mcp_fields[i].name.size() && equals_lowercase(n, mcp_fields[i].name)) {
           if (!std::exchange(seen[i], true)) h.*mcp_fields[i].slot = f.value();
           break;
         }
@@ -214,8 +226,8 @@ bool http_server::impl::post_fast(const conn_ptr& c, http_request& req, const mc
     bool text(std::string r) override { return conn.respond_text(std::move(r)); }
     void message(const json& m) override { conn.write({.message = m}); }
   } w(conn);
-  const bool taken = detail::fast_tools_call(srv, *stateless_root->state(), req.body(), h.protocol_version, name, w,
-                                             principal);
+  const bool taken = detail::fast_tools_call(srv, *stateless_root->state(), req.body(), req.body().capacity(),
+                                             h.protocol_version, name, w, principal);
   if (taken) conn.close();
   return taken;
 }

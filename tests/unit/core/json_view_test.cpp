@@ -92,6 +92,26 @@ TEST(JsonView, ReadsARequestsMembersInPlace) {
   expect_read_agrees(reader, text);
 }
 
+// With simdjson's read-ahead to spare past its end, a text is parsed where it is; either way
+// the views hold nothing of it.
+TEST(JsonView, ReadsWhereTheTextIsWhenItHasRoomToSpare) {
+  json_reader reader;
+  const std::string original = R"({"name":"echo","arguments":{"text":"hi","n":[1,2]}})";
+  for (std::size_t spare : {0u, 63u, 64u, 200u}) {
+    SCOPED_TRACE(spare);
+    std::string text = original;
+    text.reserve(text.size() + spare);
+    auto root = reader.read(text, text.capacity(), default_json_limits());
+    ASSERT_TRUE(root.has_value());
+    text.replace(0, text.size(), std::string(text.size(), ' '));  // the text is gone
+    std::string_view name;
+    for (auto [key, value] : root->members())
+      if (key == "name") name = value.string();
+    EXPECT_EQ(name, "echo");
+    EXPECT_EQ(root->to_json(), json::parse(original));
+  }
+}
+
 TEST(JsonView, KindsOfEveryScalar) {
   json_reader reader;
   auto root = reader.read(R"([null,true,0,-1,18446744073709551615,1.5,1e2,"s",[],{}])");

@@ -249,7 +249,10 @@ TEST(mcp_fast_call, it_takes_the_common_request_and_declines_the_rest_before_run
   mcp::server server({.name = "fast", .version = "1"}, &t.registry);
   auto root = server.connect_stateless();
   auto serve = [&](const json& body, const std::string& header_version, const std::string& header_name, recorder& r) {
-    return mcp::detail::fast_tools_call(server, *root->state(), body.dump(), header_version, header_name, r, "");
+    // as the HTTP route calls it: the tool checked first
+    const std::string text = body.dump();
+    return mcp::detail::fast_tool(server, header_name) &&
+           mcp::detail::fast_tools_call(server, *root->state(), text, text.size(), header_version, header_name, r, "");
   };
   recorder taken;
   EXPECT_TRUE(serve(call_body(1, "count", json::object()), "2026-07-28", "count", taken));
@@ -277,7 +280,7 @@ TEST(mcp_fast_call, it_takes_the_common_request_and_declines_the_rest_before_run
            R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"count","_meta":)" + m + "}} x"}) {
     SCOPED_TRACE(text);
     recorder r;
-    EXPECT_FALSE(mcp::detail::fast_tools_call(server, *root->state(), text, "2026-07-28", "count", r, ""));
+    EXPECT_FALSE(mcp::detail::fast_tools_call(server, *root->state(), text, text.size(), "2026-07-28", "count", r, ""));
     EXPECT_TRUE(r.text_response.empty());
   }
   struct declined_case {

@@ -12,7 +12,7 @@
 /// (a -0 or -0.0). design/json-parse.md, "Reading in place".
 ///
 ///   tooluse::json_reader reader;  // one per thread: it keeps its buffers between documents
-///   if (auto doc = reader.read(text)) {
+///   if (auto doc = reader.read(text)) {  // or read(text, text.capacity(), limits): no copy
 ///     for (auto [key, value] : doc->members())
 ///       if (key == "arguments") args = value.to_json();   // only this part is built
 ///   } else {
@@ -144,8 +144,14 @@ class json_reader {
 
   /// read parses `text` and returns its root; nullopt when the document is not one it reads as
   /// parse_json(text, limits) builds it (see the file comment): parse it with parse_json.
-  std::optional<json_view> read(std::string_view text, const json_limits& limits);
+  std::optional<json_view> read(std::string_view text, const json_limits& limits) {
+    return read(text, text.size(), limits);
+  }
   std::optional<json_view> read(std::string_view text) { return read(text, default_json_limits()); }
+  /// read, where `readable` bytes from text.data() may be read (at least text.size(); for a
+  /// std::string, its capacity()): with 64 to spare past the text (simdjson reads ahead), the
+  /// text is parsed where it is instead of in a copy. The views never point into the text.
+  std::optional<json_view> read(std::string_view text, std::size_t readable, const json_limits& limits);
 
  private:
   struct impl;
