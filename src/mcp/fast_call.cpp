@@ -171,7 +171,9 @@ bool fast_tools_call(server& srv, session& root, std::string_view body, std::siz
   }
   // The tool's result: dump_json of {"jsonrpc":"2.0","id":...,"result":{...,"resultType":"complete"}}
   // without building it.
-  std::string text = "{\"jsonrpc\":\"2.0\",\"id\":";
+  std::string text;
+  text.reserve(256);  // the usual small result in one allocation
+  text = "{\"jsonrpc\":\"2.0\",\"id\":";
   append_json(text, jsonrpc::id_to_json(r.id));
   text += ",\"result\":";
   append_result_json(text, *answer.result);

@@ -31,6 +31,11 @@ const json* context_access::meta_member(const request_context& c, std::string_vi
   return it == c.meta_->end() ? nullptr : &*it;
 }
 
+const json& request_context::no_input_responses() {
+  static const json empty = json::object();
+  return empty;
+}
+
 const json& request_context::deferred_params() const { return deferred_->params(); }
 const json& request_context::deferred_meta() const { return deferred_->meta(); }
 

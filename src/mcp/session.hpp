@@ -87,9 +87,11 @@ class session {
   session() = default;
   /// per_request: the pseudo-session of one 2026-07-28 request (server_context.cpp), made for
   /// each such request: nothing of it is stopped as a whole (stop_all stays empty) and the
-  /// request gives its client capabilities, so neither is allocated first.
+  /// request gives its client capabilities, so neither is allocated first; its client info is
+  /// null unless the request gives one.
   struct per_request_t {};
-  explicit session(per_request_t) : stop_all(std::nostopstate), client_capabilities(nullptr) {
+  explicit session(per_request_t)
+      : stop_all(std::nostopstate), client_capabilities(nullptr), client_info(nullptr) {
     stateless = true;
     initialized = true;
   }

@@ -141,7 +141,8 @@ method_outcome task_runner::start(const std::shared_ptr<tool_entry>& tool, json 
     std::lock_guard lock(t->s->mu);
     // Per requestor: the principal too, so that a caller cannot use up another's bound by
     // sending the same clientInfo.name.
-    t->client = "stateless:" + ctx.principal() + "\n" + t->s->client_info.value("name", std::string());
+    const json& info = t->s->client_info;  // null when the request named no client
+    t->client = "stateless:" + ctx.principal() + "\n" + (info.is_object() ? info.value("name", std::string()) : "");
   } else {
     t->client = session_key(t->s);
   }

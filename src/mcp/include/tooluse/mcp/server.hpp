@@ -83,7 +83,7 @@ class request_context {
                               std::chrono::milliseconds timeout = std::chrono::seconds(60));
 
   /// input_responses returns the 2026-07-28 `inputResponses` object (empty if none).
-  const json& input_responses() const { return input_responses_; }
+  const json& input_responses() const { return input_responses_.is_null() ? no_input_responses() : input_responses_; }
   /// input_response returns inputResponses[key], or nullptr.
   const json* input_response(std::string_view key) const;
   /// request_state returns the state this server sealed into the previous round, verified.
@@ -105,6 +105,7 @@ class request_context {
   friend struct context_access;
   // The params of a request the server read in place (its fast path) are built the first time
   // a handler asks for them: deferred_ builds them (server_impl.hpp, params_source).
+  static const json& no_input_responses();
   const json& deferred_params() const;
   const json& deferred_meta() const;
 
@@ -115,7 +116,7 @@ class request_context {
   json id_;
   std::function<void(const json&)> emit_;
   std::stop_token stop_;
-  json input_responses_ = json::object();
+  json input_responses_;  ///< null until a request brings some (input_responses: an empty object)
   std::optional<json> request_state_;
   std::string task_id_;
   std::string principal_;
