@@ -46,6 +46,40 @@ result<validator> validator::compile(const json& schema, const compile_options& 
   return v;
 }
 
+namespace {
+
+// reused_stacks lends an evaluator the path and scope stacks its thread used last, so that a
+// validation (one per tool call) allocates neither; they go back, emptied, when it is done. A
+// validation inside a validation gets empty ones of its own.
+class reused_stacks {
+ public:
+  explicit reused_stacks(detail::evaluator& e) : e_(e) {
+    e_.path.swap(spare().path);
+    e_.scope.swap(spare().scope);
+  }
+  ~reused_stacks() {
+    e_.path.clear();
+    e_.scope.clear();
+    spare().path.swap(e_.path);
+    spare().scope.swap(e_.scope);
+  }
+  reused_stacks(const reused_stacks&) = delete;
+  reused_stacks& operator=(const reused_stacks&) = delete;
+
+ private:
+  struct stacks {
+    std::vector<detail::path_segment> path;
+    std::vector<const detail::resource*> scope;
+  };
+  static stacks& spare() {
+    thread_local stacks s;
+    return s;
+  }
+  detail::evaluator& e_;
+};
+
+}  // namespace
+
 std::vector<validation_error> validator::validate(const json& instance,
                                                   const validate_options& options) const {
   std::vector<validation_error> errors;
@@ -53,6 +87,7 @@ std::vector<validation_error> validator::validate(const json& instance,
                       .max_errors = options.max_errors,
                       .root_path = options.root_path,
                       .max_depth = impl_->max_depth * 8};
+  reused_stacks stacks(e);
   if (!e.eval(*impl_->root, instance, nullptr) && errors.empty())
     errors.push_back({options.root_path, "", "the value does not match the schema"});
   return errors;
@@ -60,6 +95,7 @@ std::vector<validation_error> validator::validate(const json& instance,
 
 bool validator::is_valid(const json& instance) const {
   detail::evaluator e{.max_depth = impl_->max_depth * 8};
+  reused_stacks stacks(e);
   return e.eval(*impl_->root, instance, nullptr);
 }
 
