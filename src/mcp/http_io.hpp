@@ -101,7 +101,9 @@ class http_connection : public std::enable_shared_from_this<http_connection> {
   /// when `ec` was one of them.
   bool reply_read_error(beast::error_code ec, const char* what, const char* setting,
                         std::chrono::milliseconds timeout);
-  void queue(std::string bytes, bool last);
+  /// queue adds bytes to write; `last` ends the exchange. `keep_alive`, when given, is whether
+  /// the connection stays open after it (set under the same lock).
+  void queue(std::string bytes, bool last, std::optional<bool> keep_alive = std::nullopt);
   void do_write();
   void write_rest(std::shared_ptr<std::string> buf, std::size_t offset);
   void on_written(beast::error_code ec, std::size_t bytes);

@@ -267,11 +267,7 @@ void http_connection::respond(http::status status, std::string body, std::string
   out += std::to_string(body.size());
   out += "\r\n\r\n";
   out += body;
-  {
-    std::lock_guard lock(mu_);
-    keep_alive_ = keep_alive;
-  }
-  queue(std::move(out), true);
+  queue(std::move(out), true, keep_alive);
 }
 
 void http_connection::start_stream(const header_list& headers, bool keep_alive) {
@@ -304,10 +300,11 @@ bool http_connection::chunk(std::string_view data) {
 
 void http_connection::end_stream() { queue("0\r\n\r\n", true); }
 
-void http_connection::queue(std::string bytes, bool last) {
+void http_connection::queue(std::string bytes, bool last, std::optional<bool> keep_alive) {
   bool start = false, overflow = false;
   {
     std::lock_guard lock(mu_);
+    if (keep_alive) keep_alive_ = *keep_alive;
     if (closed_ || exchange_done_) return;
     out_bytes_ += bytes.size();
     if (out_bytes_ > hooks_.opts().max_outbound_bytes && !last) {

@@ -221,14 +221,15 @@ bool http_server::impl::post_fast(const conn_ptr& c, http_request& req, const mc
   post_connection conn(c, req.keep_alive(), options);
   struct writer final : detail::fast_reply {
     post_connection& conn;
+    bool answered = false;  ///< with text: the reply is over
     explicit writer(post_connection& pc) : conn(pc) {}
     void related(const json& m) override { conn.write({.message = m}); }
-    bool text(std::string r) override { return conn.respond_text(std::move(r)); }
+    bool text(std::string r) override { return answered = conn.respond_text(std::move(r)); }
     void message(const json& m) override { conn.write({.message = m}); }
   } w(conn);
   const bool taken = detail::fast_tools_call(srv, *stateless_root->state(), req.body(), req.body().capacity(),
                                              h.protocol_version, name, w, principal);
-  if (taken) conn.close();
+  if (taken && !w.answered) conn.close();  // the end of a stream, or 202 for no answer
   return taken;
 }
 

@@ -91,7 +91,7 @@ class session {
   /// null unless the request gives one.
   struct per_request_t {};
   explicit session(per_request_t)
-      : stop_all(std::nostopstate), client_capabilities(nullptr), client_info(nullptr) {
+      : stop_all(std::nostopstate), client_capabilities(nullptr), client_info(nullptr), last_used() {
     stateless = true;
     initialized = true;
   }
@@ -117,6 +117,7 @@ class session {
   std::map<std::string, std::stop_source> running;                ///< by id_to_string
   std::int64_t next_request_id = 0;
   std::string task_key;  ///< random; owns the tasks this session created (set on first use)
+  /// last_used: for the reaper of HTTP sessions (a per-request session is never reaped: unset)
   std::chrono::steady_clock::time_point last_used = std::chrono::steady_clock::now();
 
  private:
