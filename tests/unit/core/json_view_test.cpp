@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -245,6 +246,27 @@ TEST(JsonView, DuplicateKeysAreListedAndBuiltAsParseJsonBuildsThem) {
     wide += R"("z":null})";
     EXPECT_TRUE(expect_read_agrees(reader, wide));
   }
+}
+
+// The example in docs/limits.md, as written there.
+std::optional<json> arguments_of(const std::string& body) {
+  std::optional<json> arguments;
+  tooluse::json_reader reader;  // one per thread
+  if (auto doc = reader.read(body)) {
+    for (auto [key, value] : doc->members())
+      if (key == "arguments") arguments = value.to_json();  // nullopt: use parse_json
+  } else {
+    auto parsed = tooluse::parse_json(body);  // the value, or the error naming the limit
+    if (parsed && parsed->contains("arguments")) arguments = (*parsed)["arguments"];
+  }
+  return arguments;
+}
+
+TEST(JsonView, TheDocumentedExampleReadsOrFallsBack) {
+  EXPECT_EQ(arguments_of(R"({"name":"calc","arguments":{"x":1}})"), json::parse(R"({"x":1})"));
+  EXPECT_EQ(arguments_of(R"({"name":"calc","arguments":{"x":123456789012345678901234567890}})"),
+            json::parse(R"({"x":123456789012345678901234567890})"));  // declined: parse_json's float
+  EXPECT_EQ(arguments_of(R"({"name":"calc"})"), std::nullopt);
 }
 
 // Every JSON document in tests/data (and each line of BFCL's JSON Lines files) that the reader
