@@ -39,9 +39,10 @@ void read_agrees(std::string_view text, const tooluse::json_limits& limits) {
   if (!view) return;
   auto parsed = tooluse::parse_json(text, limits);
   if (!parsed) std::abort();
-  auto built = view->to_json();  // nullopt only for a float -0.0 somewhere
+  // nullopt only for a float -0.0 somewhere, or a zero in a text with a "-0"
+  auto built = view->to_json();
   if (built && !tooluse::testing::json_same(*built, *parsed)) std::abort();
-  if (!built && !has_negative_zero(*parsed)) std::abort();
+  if (!built && !has_negative_zero(*parsed) && text.find("-0") == std::string_view::npos) std::abort();
 }
 }  // namespace
 
