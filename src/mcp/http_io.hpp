@@ -139,6 +139,7 @@ class http_connection : public std::enable_shared_from_this<http_connection> {
   std::size_t out_bytes_ = 0;
   bool writing_ = false;
   bool exchange_done_ = false;  ///< the response is complete once out_ drains
+  bool read_whole_ = false;  ///< the request was read by read_plain_request, body and all
   bool keep_alive_ = false;
   bool closed_ = false;
   bool streaming_ = false;

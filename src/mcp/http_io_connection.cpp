@@ -105,6 +105,7 @@ void http_connection::read_request() {
   }
   const auto& o = hooks_.opts();
   parser_.emplace(request_);
+  read_whole_ = false;
   parser_->header_limit(static_cast<std::uint32_t>(o.max_header_bytes));
   parser_->body_limit(o.max_body_bytes);
   hooks_.set_idle(*this, true);
@@ -137,6 +138,19 @@ void http_connection::on_read(beast::error_code ec, std::size_t n) {
 
 void http_connection::parse() {
   if (phase_ == phase::body) return parse_body();
+  if (phase_ == phase::idle) {
+    // A plain request that is all here is read in one pass; any other, or one that is not
+    // all here yet, by Beast's parser, which has seen none of it (http_request.hpp).
+    const auto& o = hooks_.opts();
+    const auto data = buffer_.data();
+    const std::string_view bytes(static_cast<const char*>(data.data()), data.size());
+    if (std::size_t used = read_plain_request(bytes, request_, o.max_header_bytes, o.max_body_bytes)) {
+      buffer_.consume(used);
+      read_whole_ = true;
+      clear_deadline();
+      return on_header({});
+    }
+  }
   beast::error_code ec;
   auto used = parser_->put(buffer_.data(), ec);
   buffer_.consume(used);
@@ -210,7 +224,7 @@ void http_connection::on_header(beast::error_code ec) {
                        "max_header_count", o.max_header_count);
   if (!hooks_.on_header(shared_from_this(), head)) return;
   phase_ = phase::body;
-  if (parser_->is_done()) return on_body({});
+  if (read_whole_ || parser_->is_done()) return on_body({});
   set_deadline(o.body_timeout);
   parser_->eager(true);
   parse_body();

@@ -21,6 +21,20 @@
 
 namespace tooluse::mcp::detail {
 
+class http_request;
+
+/// read_plain_request reads the plain HTTP/1.1 request at the start of `data` into `into`
+/// (cleared first by its reader) when all of it is there: a request line with a method Beast
+/// knows, a visible-ASCII target and "HTTP/1.1"; fields of visible ASCII, none folded, no
+/// Transfer-Encoding, Upgrade or Proxy-Connection, a Connection of plain tokens without
+/// "upgrade", at most one Content-Length of digits; the head within `header_limit` and the
+/// body, whole, within `body_limit`. Returns the bytes it read, or 0 (and `into` cleared): Beast
+/// reads the request then (request_reader). What it reads is what Beast reads from the same
+/// bytes (tests/fuzz/http_request_fuzz.cpp); it only does it in one pass, without Beast's
+/// table per byte. design/mcp-server.md, "Reading a request".
+std::size_t read_plain_request(std::string_view data, http_request& into, std::size_t header_limit,
+                               std::uint64_t body_limit);
+
 class http_request {
   struct entry {
     boost::beast::http::field id;
@@ -107,6 +121,7 @@ class http_request {
 
  private:
   friend class request_reader;
+  friend std::size_t read_plain_request(std::string_view, http_request&, std::size_t, std::uint64_t);
   std::string_view text(std::uint32_t at, std::uint32_t size) const { return {text_.data() + at, size}; }
   const entry* first(boost::beast::http::field f) const {
     for (const auto& e : fields_)

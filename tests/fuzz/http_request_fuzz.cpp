@@ -2,7 +2,8 @@
 // pieces at a data-chosen split, must never crash, and must read exactly as Beast's own
 // request_parser reads the same bytes: the same error or completion, and when complete the same
 // method, target, version, keep-alive, body and fields (as sent, and found by name; in the order
-// they came, where Beast's message moves a field next to the others of its name).
+// they came, where Beast's message moves a field next to the others of its name). And what
+// read_plain_request takes, the reader over Beast's parser reads the same way.
 #include <boost/beast/http.hpp>
 #include <cstddef>
 #include <cstdint>
@@ -43,8 +44,40 @@ std::string_view sv(boost::beast::string_view s) { return {s.data(), s.size()}; 
 
 }  // namespace
 
+// plain_agrees: what read_plain_request takes, Beast's parser (through request_reader) reads from
+// the same bytes, all of them at once, the same way: done after as many bytes, with the same
+// request line, fields in order (ids, names, values), keep-alive and body.
+void plain_agrees(std::string_view input) {
+  using tooluse::mcp::detail::http_request;
+  http_request plain;
+  plain.body() = "left over";
+  const std::size_t n = tooluse::mcp::detail::read_plain_request(input, plain, 8192, 65536);
+  if (n == 0) {
+    if (plain.field_count() != 0 || !plain.body().empty() || !plain.target().empty()) std::abort();  // cleared
+    return;
+  }
+  http_request beast;
+  tooluse::mcp::detail::request_reader reader(beast);
+  reader.header_limit(8192);
+  reader.body_limit(65536);
+  reader.eager(true);
+  boost::beast::error_code ec;
+  const std::size_t used = reader.put(boost::asio::buffer(input.data(), input.size()), ec);
+  if (ec || !reader.is_done() || used != n) std::abort();
+  if (plain.method() != beast.method() || plain.method_string() != beast.method_string() ||
+      plain.target() != beast.target() || plain.version() != beast.version() ||
+      plain.keep_alive() != beast.keep_alive() || plain.body() != beast.body() ||
+      plain.field_count() != beast.field_count())
+    std::abort();
+  for (auto p = plain.begin(), b = beast.begin(); p != plain.end(); ++p, ++b) {
+    const auto f = *p, g = *b;
+    if (f.name() != g.name() || f.name_string() != g.name_string() || f.value() != g.value()) std::abort();
+  }
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view input(reinterpret_cast<const char*>(data), size);
+  plain_agrees(input);
   const std::size_t cut = size == 0 ? 0 : data[0] % (size + 1);
   tooluse::mcp::detail::http_request ours;
   ours.body() = "left over from an earlier request";  // the reader clears it
