@@ -134,4 +134,66 @@ TEST(http_request, limits_are_the_parsers) {
   EXPECT_EQ(ec, http::error::body_limit);
 }
 
+// read_plain_request takes a plain request that is all there, and reads it as the reader over
+// Beast's parser does; anything else it leaves (0, the request cleared) for that reader.
+TEST(http_request, a_plain_request_is_read_in_one_pass_as_beast_reads_it) {
+  const std::string mcp_call =
+      "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nContent-Type: application/json\r\n"
+      "Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\n"
+      "Mcp-Method: tools/call\r\nMcp-Name: calculator\r\nContent-Length: 13\r\n\r\n{\"jsonrpc\":1}";
+  const std::vector<std::string> plain = {
+      mcp_call,
+      "GET /sse?x=1 HTTP/1.1\r\nHost: h\r\nLast-Event-ID: 7\r\n\r\n",
+      "DELETE /mcp HTTP/1.1\r\nConnection: keep-alive\r\nMcp-Session-Id: abc\r\n\r\n",
+      "POST / HTTP/1.1\r\nConnection: close, ,x-y\r\nContent-Length: 0\r\n\r\n",
+      "POST / HTTP/1.1\r\nX-Empty:\r\nX-Spaces: \t a b \t\r\nContent-Length: 2\r\n\r\nhi",
+      "GET / HTTP/1.1\r\n\r\n",
+  };
+  for (const auto& text : plain) {
+    SCOPED_TRACE(text);
+    http_request ours;
+    ours.body() = "left over";
+    // Another request behind it (pipelined) is not read.
+    const std::string two = text + "GET /next HTTP/1.1\r\n\r\n";
+    ASSERT_EQ(tooluse::mcp::detail::read_plain_request(two, ours, 8192, 65536), text.size());
+    expect_same(ours, beast_read(text));
+    http_request theirs;
+    ASSERT_FALSE(read(theirs, text));
+    ASSERT_EQ(ours.field_count(), theirs.field_count());
+    for (auto a = ours.begin(), b = theirs.begin(); a != ours.end(); ++a, ++b) {
+      EXPECT_EQ((*a).name(), (*b).name());
+      EXPECT_EQ((*a).name_string(), (*b).name_string());
+      EXPECT_EQ((*a).value(), (*b).value());
+    }
+  }
+  const std::vector<std::pair<std::string, std::string>> left_to_beast = {
+      {"chunked", "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nhi\r\n0\r\n\r\n"},
+      {"a folded field", "GET / HTTP/1.1\r\nX-A: 1\r\n 2\r\n\r\n"},
+      {"HTTP/1.0", "GET / HTTP/1.0\r\n\r\n"},
+      {"an extension method", "BREW /pot HTTP/1.1\r\n\r\n"},
+      {"the body not all here", "POST / HTTP/1.1\r\nContent-Length: 5\r\n\r\nab"},
+      {"the head not all here", "POST / HTTP/1.1\r\nContent-Le"},
+      {"a target byte past 0x7f", "GET /\xc3\xa9 HTTP/1.1\r\n\r\n"},
+      {"a value byte past 0x7f", "GET / HTTP/1.1\r\nX-A: \xc3\xa9\r\n\r\n"},
+      {"two lengths", "POST / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 1\r\n\r\na"},
+      {"a signed length", "POST / HTTP/1.1\r\nContent-Length: +1\r\n\r\na"},
+      {"an upgrade", "GET / HTTP/1.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n"},
+      {"two tokens without a comma", "GET / HTTP/1.1\r\nConnection: keep alive\r\n\r\n"},
+      {"bare LF", "GET / HTTP/1.1\nHost: h\n\n"},
+      {"a space before the colon", "GET / HTTP/1.1\r\nHost : h\r\n\r\n"},
+      {"an empty name", "GET / HTTP/1.1\r\n: h\r\n\r\n"},
+      {"a body over the limit", "POST / HTTP/1.1\r\nContent-Length: 70000\r\n\r\n"},
+      {"a head over the limit", "GET / HTTP/1.1\r\nX-Big: " + std::string(9000, 'a') + "\r\n\r\n"},
+  };
+  for (const auto& [what, text] : left_to_beast) {
+    SCOPED_TRACE(what);
+    http_request ours;
+    ours.body() = "left over";
+    EXPECT_EQ(tooluse::mcp::detail::read_plain_request(text, ours, 8192, 65536), 0u);
+    EXPECT_EQ(ours.field_count(), 0u);  // cleared for Beast's reader
+    EXPECT_TRUE(ours.target().empty());
+    EXPECT_TRUE(ours.body().empty());
+  }
+}
+
 }  // namespace http_request_test
