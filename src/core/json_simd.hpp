@@ -16,8 +16,9 @@ namespace tooluse::detail {
 inline constexpr std::size_t simd_max_bytes = 64 * 1024;
 
 /// has_minus_zero: the text has a "-0" that may be a number token: not after a letter or digit
-/// ("2026-07-28", "1e-0"), and not the start of "-0.5" or "-0e1" ("-05" is invalid). It may be inside a string; the caller then merely takes the slow way.
-/// simdjson reads "-0" as the integer 0, which nlohmann keeps signed (and "0" unsigned).
+/// ("2026-07-28", "1e-0"), and not the start of "-0.5" or "-0e1" ("-05" is invalid). It may be
+/// inside a string; the caller then merely takes the slow way. simdjson reads "-0" as the
+/// integer 0, which nlohmann keeps signed (and "0" unsigned).
 bool has_minus_zero(std::string_view text);
 
 /// json_from_simd builds `e`, a value `depth` containers deep in a document simdjson parsed, as

@@ -58,8 +58,6 @@ struct json_view_access {
   }
   static object_iterator at(const json_view::member_iterator& it) { return load<object_iterator>(it.at_); }
   static void set(json_view::member_iterator& it, object_iterator at) { store(it.at_, at); }
-  static const detail::view_document* doc(const json_view::member_iterator& it) { return it.doc_; }
-  static std::size_t depth(const json_view::member_iterator& it) { return it.depth_; }
 
   static json_view::element_iterator elements(array_iterator at, const detail::view_document* doc, std::size_t depth) {
     json_view::element_iterator it;
@@ -70,11 +68,6 @@ struct json_view_access {
   }
   static array_iterator at(const json_view::element_iterator& it) { return load<array_iterator>(it.at_); }
   static void set(json_view::element_iterator& it, array_iterator at) { store(it.at_, at); }
-  static const detail::view_document* doc(const json_view::element_iterator& it) { return it.doc_; }
-  static std::size_t depth(const json_view::element_iterator& it) { return it.depth_; }
-
-  static const detail::view_document* doc(const json_view& v) { return v.doc_; }
-  static std::size_t depth(const json_view& v) { return v.depth_; }
 };
 
 using access = json_view_access;

@@ -101,13 +101,10 @@ std::size_t read_plain_request(std::string_view data, http_request& into, std::s
     p += span_of(p, limit, token_byte);
     if (p == name || p >= limit || *p != ':') return 0;
     const std::string_view name_sv(name, static_cast<std::size_t>(p - name));
-    const char* value_begin = ++p;
+    const char* const value_begin = ++p;
     p += span_of(p, limit, value_byte);
     if (limit - p < 2 || p[0] != '\r' || p[1] != '\n') return 0;  // a CR or LF alone, or a control byte
-    const char* value_end = p;
-    while (value_begin < value_end && is_ows(*value_begin)) ++value_begin;
-    while (value_end > value_begin && is_ows(value_end[-1])) --value_end;
-    const std::string_view value(value_begin, static_cast<std::size_t>(value_end - value_begin));
+    const std::string_view value = trim_ows({value_begin, static_cast<std::size_t>(p - value_begin)});
     p += 2;
     if (p < limit && is_ows(*p)) return 0;  // a folded line
     const http::field id = http::string_to_field({name_sv.data(), name_sv.size()});
@@ -131,7 +128,7 @@ std::size_t read_plain_request(std::string_view data, http_request& into, std::s
       default:
         break;
     }
-    into.fields_.push_back({id, at(name), static_cast<std::uint32_t>(name_sv.size()), at(value_begin),
+    into.fields_.push_back({id, at(name), static_cast<std::uint32_t>(name_sv.size()), at(value.data()),
                             static_cast<std::uint32_t>(value.size())});
   }
   // The body: all of it already here, and within the limit.
